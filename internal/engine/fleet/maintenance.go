@@ -1,0 +1,124 @@
+package fleet
+
+import (
+	"regexp"
+	"time"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
+)
+
+// Maintenance schedule types (AKS aksManagedAutoUpgradeSchedule).
+const (
+	ScheduleDaily           = "Daily"
+	ScheduleWeekly          = "Weekly"
+	ScheduleAbsoluteMonthly = "AbsoluteMonthly"
+	ScheduleRelativeMonthly = "RelativeMonthly"
+)
+
+// WeekIndexes are the allowed relativeMonthly week indexes.
+var WeekIndexes = []string{"First", "Second", "Third", "Fourth", "Last"}
+
+// Weekdays are the allowed day-of-week names.
+var Weekdays = []string{"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"}
+
+// MaintenanceWindow is an AKS planned-maintenance window.
+type MaintenanceWindow struct {
+	Schedule      MaintenanceSchedule
+	StartTime     string // HH:mm
+	UTCOffset     string // ±hh:mm; empty means +00:00
+	DurationHours int
+	StartDate     string // YYYY-MM-DD; optional
+	NotAllowed    []DateSpan
+}
+
+// MaintenanceSchedule is the recurrence of a maintenance window; exactly one type.
+type MaintenanceSchedule struct {
+	Type           string
+	IntervalDays   int
+	IntervalWeeks  int
+	IntervalMonths int
+	DayOfWeek      string
+	DayOfMonth     int
+	WeekIndex      string
+}
+
+// DateSpan is an inclusive range of dates (YYYY-MM-DD) on which maintenance is not allowed.
+type DateSpan struct {
+	Start string
+	End   string
+}
+
+var (
+	hhmm      = regexp.MustCompile(`^([01][0-9]|2[0-3]):[0-5][0-9]$`)
+	utcOffset = regexp.MustCompile(`^[+-](0[0-9]|1[0-4]):[0-5][0-9]$`)
+)
+
+func oneOf(v string, allowed []string) bool {
+	for _, a := range allowed {
+		if v == a {
+			return true
+		}
+	}
+	return false
+}
+
+// Validate checks a maintenance window against the AKS maintenance-configuration
+// rules. Paths are relative to the window.
+func (w *MaintenanceWindow) Validate() field.Errors {
+	var errs field.Errors
+	s, sp := w.Schedule, field.Root("schedule")
+	rangeCheck := func(name string, v, lo, hi int) {
+		if v < lo || v > hi {
+			errs = append(errs, field.Errorf(sp.Child(name), "", "must be between %d and %d for a %s schedule, got %d", lo, hi, s.Type, v))
+		}
+	}
+	weekday := func() {
+		if !oneOf(s.DayOfWeek, Weekdays) {
+			errs = append(errs, field.Errorf(sp.Child("day_of_week"), "Use one of Sunday … Saturday.", "%q is not a day of the week", s.DayOfWeek))
+		}
+	}
+	switch s.Type {
+	case ScheduleDaily:
+		rangeCheck("interval_days", s.IntervalDays, 1, 7)
+	case ScheduleWeekly:
+		rangeCheck("interval_weeks", s.IntervalWeeks, 1, 4)
+		weekday()
+	case ScheduleAbsoluteMonthly:
+		rangeCheck("interval_months", s.IntervalMonths, 1, 6)
+		rangeCheck("day_of_month", s.DayOfMonth, 1, 31)
+	case ScheduleRelativeMonthly:
+		rangeCheck("interval_months", s.IntervalMonths, 1, 6)
+		weekday()
+		if !oneOf(s.WeekIndex, WeekIndexes) {
+			errs = append(errs, field.Errorf(sp.Child("week_index"), "Use First, Second, Third, Fourth or Last.", "%q is not a week index", s.WeekIndex))
+		}
+	default:
+		errs = append(errs, field.Errorf(sp, "Use exactly one of daily, weekly, absolute_monthly or relative_monthly.", "the schedule has no recognised type"))
+	}
+	if !hhmm.MatchString(w.StartTime) {
+		errs = append(errs, field.Errorf(field.Root("start_time"), "Write it as HH:mm, e.g. 03:00.", "%q is not a time of day", w.StartTime))
+	}
+	if w.UTCOffset != "" && !utcOffset.MatchString(w.UTCOffset) {
+		errs = append(errs, field.Errorf(field.Root("utc_offset"), "Write it as ±hh:mm, e.g. +05:30.", "%q is not a UTC offset", w.UTCOffset))
+	}
+	if w.DurationHours < 4 || w.DurationHours > 24 {
+		errs = append(errs, field.Errorf(field.Root("duration_hours"), "AKS requires a window of at least 4 hours.", "must be between 4 and 24, got %d", w.DurationHours))
+	}
+	date := func(p field.Path, v string) {
+		if _, err := time.Parse(time.DateOnly, v); err != nil {
+			errs = append(errs, field.Errorf(p, "Write dates as YYYY-MM-DD.", "%q is not a date", v))
+		}
+	}
+	if w.StartDate != "" {
+		date(field.Root("start_date"), w.StartDate)
+	}
+	for i, d := range w.NotAllowed {
+		p := field.Root("not_allowed_dates").Index(i)
+		date(p.Child("start"), d.Start)
+		date(p.Child("end"), d.End)
+		if d.End < d.Start {
+			errs = append(errs, field.Errorf(p.Child("end"), "", "ends (%s) before it starts (%s)", d.End, d.Start))
+		}
+	}
+	return errs
+}
