@@ -112,15 +112,15 @@ func TestMaintenanceWindowValidate(t *testing.T) {
 		{"short", func(w *MaintenanceWindow) { w.DurationHours = 3 }, "duration_hours"},
 		{"bad time", func(w *MaintenanceWindow) { w.StartTime = "25:00" }, "start_time"},
 		{"bad offset", func(w *MaintenanceWindow) { w.UTCOffset = "5:30" }, "utc_offset"},
-		{"bad day", func(w *MaintenanceWindow) { w.Schedule.DayOfWeek = "Funday" }, "schedule.day_of_week"},
+		{"bad day", func(w *MaintenanceWindow) { w.Schedule.DayOfWeek = "Funday" }, "schedule.weekly.day_of_week"},
 		{"no type", func(w *MaintenanceWindow) { w.Schedule.Type = "" }, "schedule"},
-		{"daily interval", func(w *MaintenanceWindow) { w.Schedule = MaintenanceSchedule{Type: ScheduleDaily, IntervalDays: 8} }, "schedule.interval_days"},
+		{"daily interval", func(w *MaintenanceWindow) { w.Schedule = MaintenanceSchedule{Type: ScheduleDaily, IntervalDays: 8} }, "schedule.daily.interval_days"},
 		{"relative week index", func(w *MaintenanceWindow) {
 			w.Schedule = MaintenanceSchedule{Type: ScheduleRelativeMonthly, IntervalMonths: 1, DayOfWeek: "Monday", WeekIndex: "Fifth"}
-		}, "schedule.week_index"},
+		}, "schedule.relative_monthly.week_index"},
 		{"absolute day", func(w *MaintenanceWindow) {
 			w.Schedule = MaintenanceSchedule{Type: ScheduleAbsoluteMonthly, IntervalMonths: 1, DayOfMonth: 32}
-		}, "schedule.day_of_month"},
+		}, "schedule.absolute_monthly.day_of_month"},
 		{"bad date", func(w *MaintenanceWindow) { w.NotAllowed = []DateSpan{{Start: "2026-12-24", End: "2026-13-01"}} }, "not_allowed_dates[0].end"},
 	}
 	for _, c := range cases {

@@ -15,6 +15,21 @@ const (
 	ScheduleRelativeMonthly = "RelativeMonthly"
 )
 
+// ScheduleKey is the snake_case attribute that holds a schedule of the given type.
+func ScheduleKey(scheduleType string) string {
+	switch scheduleType {
+	case ScheduleDaily:
+		return "daily"
+	case ScheduleWeekly:
+		return "weekly"
+	case ScheduleAbsoluteMonthly:
+		return "absolute_monthly"
+	case ScheduleRelativeMonthly:
+		return "relative_monthly"
+	}
+	return ""
+}
+
 // WeekIndexes are the allowed relativeMonthly week indexes.
 var WeekIndexes = []string{"First", "Second", "Third", "Fourth", "Last"}
 
@@ -66,7 +81,8 @@ func oneOf(v string, allowed []string) bool {
 // rules. Paths are relative to the window.
 func (w *MaintenanceWindow) Validate() field.Errors {
 	var errs field.Errors
-	s, sp := w.Schedule, field.Root("schedule")
+	s := w.Schedule
+	sp := field.Root("schedule").Child(ScheduleKey(s.Type))
 	rangeCheck := func(name string, v, lo, hi int) {
 		if v < lo || v > hi {
 			errs = append(errs, field.Errorf(sp.Child(name), "", "must be between %d and %d for a %s schedule, got %d", lo, hi, s.Type, v))
@@ -93,7 +109,7 @@ func (w *MaintenanceWindow) Validate() field.Errors {
 			errs = append(errs, field.Errorf(sp.Child("week_index"), "Use First, Second, Third, Fourth or Last.", "%q is not a week index", s.WeekIndex))
 		}
 	default:
-		errs = append(errs, field.Errorf(sp, "Use exactly one of daily, weekly, absolute_monthly or relative_monthly.", "the schedule has no recognised type"))
+		errs = append(errs, field.Errorf(field.Root("schedule"), "Use exactly one of daily, weekly, absolute_monthly or relative_monthly.", "the schedule has no recognised type"))
 	}
 	if !hhmm.MatchString(w.StartTime) {
 		errs = append(errs, field.Errorf(field.Root("start_time"), "Write it as HH:mm, e.g. 03:00.", "%q is not a time of day", w.StartTime))

@@ -1,0 +1,555 @@
+package mock
+
+import (
+	"bytes"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/util/validation"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
+	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
+)
+
+// SampleFleet is the built-in inventory used when no fleet file is configured.
+//
+//go:embed sample_fleet.yaml
+var SampleFleet []byte
+
+// SampleFleetName is how the built-in inventory is named in messages.
+const SampleFleetName = "<built-in sample fleet>"
+
+// DefaultSubscriptionID is used for clusters that do not name a subscription.
+const DefaultSubscriptionID = "00000000-0000-0000-0000-000000000000"
+
+// The inventory file format. Every field is snake_case; unknown fields are errors.
+type rawInventory struct {
+	Regions  []rawRegion  `yaml:"regions"`
+	Clusters []rawCluster `yaml:"clusters"`
+}
+
+type rawRegion struct {
+	Name               string          `yaml:"name"`
+	KubernetesVersions []rawK8sRelease `yaml:"kubernetes_versions"`
+	NodeImages         []rawNodeImage  `yaml:"node_images"`
+}
+
+type rawK8sRelease struct {
+	Version    string `yaml:"version"`
+	Preview    bool   `yaml:"preview"`
+	ReleasedAt string `yaml:"released_at"`
+}
+
+type rawNodeImage struct {
+	Family     string `yaml:"family"`
+	Version    string `yaml:"version"`
+	ReleasedAt string `yaml:"released_at"`
+}
+
+type rawCluster struct {
+	Name              string            `yaml:"name"`
+	Region            string            `yaml:"region"`
+	ResourceGroup     string            `yaml:"resource_group"`
+	SubscriptionID    string            `yaml:"subscription_id"`
+	Group             string            `yaml:"group"`
+	Labels            map[string]string `yaml:"labels"`
+	Taints            []rawTaint        `yaml:"taints"`
+	Agent             rawAgent          `yaml:"agent"`
+	Properties        map[string]string `yaml:"properties"`
+	ResourceUsage     rawUsage          `yaml:"resource_usage"`
+	KubernetesVersion string            `yaml:"kubernetes_version"`
+	NodePools         []rawNodePool     `yaml:"node_pools"`
+	MaintenanceWindow *rawWindow        `yaml:"maintenance_window"`
+	NAPNodes          []rawNAPNode      `yaml:"nap_nodes"`
+	Failures          rawFailures       `yaml:"failures"`
+}
+
+type rawTaint struct {
+	Key    string `yaml:"key"`
+	Value  string `yaml:"value"`
+	Effect string `yaml:"effect"`
+}
+
+// rawAgent describes the member agent. Times may be given as an age relative to
+// the hub clock (`heartbeat_age: 10m`) or as an RFC 3339 instant.
+type rawAgent struct {
+	Present       *bool  `yaml:"present"`
+	Joined        *bool  `yaml:"joined"`
+	Healthy       string `yaml:"healthy"`
+	UnhealthyFor  string `yaml:"unhealthy_for"`
+	HeartbeatAge  string `yaml:"heartbeat_age"`
+	LastHeartbeat string `yaml:"last_heartbeat"`
+	Leaving       bool   `yaml:"leaving"`
+}
+
+type rawUsage struct {
+	Capacity    map[string]string `yaml:"capacity"`
+	Allocatable map[string]string `yaml:"allocatable"`
+	Available   map[string]string `yaml:"available"`
+}
+
+type rawNodePool struct {
+	Name             string `yaml:"name"`
+	VMSize           string `yaml:"vm_size"`
+	NodeCount        int    `yaml:"node_count"`
+	NodeImageFamily  string `yaml:"node_image_family"`
+	NodeImageVersion string `yaml:"node_image_version"`
+}
+
+type rawWindow struct {
+	Schedule        rawSchedule   `yaml:"schedule"`
+	StartTime       string        `yaml:"start_time"`
+	UTCOffset       string        `yaml:"utc_offset"`
+	DurationHours   int           `yaml:"duration_hours"`
+	StartDate       string        `yaml:"start_date"`
+	NotAllowedDates []rawDateSpan `yaml:"not_allowed_dates"`
+}
+
+type rawSchedule struct {
+	Daily *struct {
+		IntervalDays int `yaml:"interval_days"`
+	} `yaml:"daily"`
+	Weekly *struct {
+		IntervalWeeks int    `yaml:"interval_weeks"`
+		DayOfWeek     string `yaml:"day_of_week"`
+	} `yaml:"weekly"`
+	AbsoluteMonthly *struct {
+		IntervalMonths int `yaml:"interval_months"`
+		DayOfMonth     int `yaml:"day_of_month"`
+	} `yaml:"absolute_monthly"`
+	RelativeMonthly *struct {
+		IntervalMonths int    `yaml:"interval_months"`
+		WeekIndex      string `yaml:"week_index"`
+		DayOfWeek      string `yaml:"day_of_week"`
+	} `yaml:"relative_monthly"`
+}
+
+type rawDateSpan struct {
+	Start string `yaml:"start"`
+	End   string `yaml:"end"`
+}
+
+type rawNAPNode struct {
+	Name              string            `yaml:"name"`
+	NodePool          string            `yaml:"nodepool"`
+	Labels            map[string]string `yaml:"labels"`
+	Age               string            `yaml:"age"`
+	CreatedAt         string            `yaml:"created_at"`
+	Ready             *bool             `yaml:"ready"`
+	MarkedForDeletion bool              `yaml:"marked_for_deletion"`
+	DoNotDisrupt      bool              `yaml:"do_not_disrupt"`
+}
+
+type rawFailures struct {
+	Upgrade string `yaml:"upgrade"`
+}
+
+// InventoryError is a problem in an inventory file, located by file, line and field.
+type InventoryError struct {
+	File  string
+	Line  int // 0 when unknown
+	Field string
+	Msg   string
+}
+
+func (e InventoryError) Error() string {
+	loc := e.File
+	if e.Line > 0 {
+		loc += fmt.Sprintf(":%d", e.Line)
+	}
+	if e.Field != "" {
+		return fmt.Sprintf("%s: %s: %s", loc, e.Field, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", loc, e.Msg)
+}
+
+// InventoryErrors are all the problems found in one inventory file.
+type InventoryErrors []InventoryError
+
+func (es InventoryErrors) Error() string {
+	parts := make([]string, len(es))
+	for i, e := range es {
+		parts[i] = e.Error()
+	}
+	return strings.Join(parts, "\n")
+}
+
+// LoadInventoryFile reads and parses an inventory file. Relative times are resolved against now.
+func LoadInventoryFile(path string, now time.Time) (*fleet.Fleet, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading fleet inventory: %w", err)
+	}
+	return ParseInventory(path, data, now)
+}
+
+var yamlLine = regexp.MustCompile(`^line (\d+): (.*)$`)
+
+// ParseInventory parses inventory YAML named name (used in messages).
+func ParseInventory(name string, data []byte, now time.Time) (*fleet.Fleet, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	var raw rawInventory
+	if err := dec.Decode(&raw); err != nil {
+		var te *yaml.TypeError
+		if errors.As(err, &te) {
+			var out InventoryErrors
+			for _, msg := range te.Errors {
+				ie := InventoryError{File: name, Msg: msg}
+				if m := yamlLine.FindStringSubmatch(msg); m != nil {
+					fmt.Sscanf(m[1], "%d", &ie.Line)
+					ie.Msg = m[2]
+				}
+				out = append(out, ie)
+			}
+			return nil, out
+		}
+		if errors.Is(err, io.EOF) { // an empty file is an empty fleet
+			return &fleet.Fleet{}, nil
+		}
+		return nil, InventoryError{File: name, Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
+	}
+	f, errs := raw.toFleet(now)
+	if len(errs) > 0 {
+		return nil, locate(name, data, errs)
+	}
+	return f, nil
+}
+
+// locate turns field errors into file:line errors by walking the YAML node tree.
+// The tree is parsed only on this error path, so valid inventories parse once.
+func locate(name string, data []byte, errs field.Errors) InventoryErrors {
+	var doc yaml.Node
+	_ = yaml.Unmarshal(data, &doc)
+	out := make(InventoryErrors, len(errs))
+	for i, e := range errs {
+		msg := e.Rule
+		if e.Fix != "" {
+			msg += ". " + e.Fix
+		}
+		out[i] = InventoryError{File: name, Line: lineOf(&doc, e.Path), Field: e.Path.String(), Msg: msg}
+	}
+	return out
+}
+
+// lineOf returns the line of the deepest node along p that exists.
+func lineOf(doc *yaml.Node, p field.Path) int {
+	n := doc
+	if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+		n = n.Content[0]
+	}
+	line := n.Line
+	for _, s := range p.Steps() {
+		var next *yaml.Node
+		switch {
+		case n.Kind == yaml.SequenceNode && s.Name == "" && !s.IsKey && s.Index >= 0 && s.Index < len(n.Content):
+			next = n.Content[s.Index]
+			line = next.Line
+		case n.Kind == yaml.MappingNode:
+			key := s.Name
+			if s.IsKey {
+				key = s.Key
+			}
+			for j := 0; j+1 < len(n.Content); j += 2 {
+				if n.Content[j].Value == key {
+					line = n.Content[j].Line
+					next = n.Content[j+1]
+					break
+				}
+			}
+		}
+		if next == nil {
+			break
+		}
+		n = next
+	}
+	return line
+}
+
+// toFleet converts and validates the raw inventory.
+func (raw *rawInventory) toFleet(now time.Time) (*fleet.Fleet, field.Errors) {
+	var errs field.Errors
+	f := &fleet.Fleet{}
+	regions := map[string]bool{}
+	for i, r := range raw.Regions {
+		p := field.Root("regions").Index(i)
+		if r.Name == "" {
+			errs = append(errs, field.Errorf(p.Child("name"), "", "a region needs a name"))
+		} else if regions[r.Name] {
+			errs = append(errs, field.Errorf(p.Child("name"), "Declare each region once.", "duplicate region %q", r.Name))
+		}
+		regions[r.Name] = true
+		region := fleet.Region{Name: r.Name}
+		for j, k := range r.KubernetesVersions {
+			kp := p.Child("kubernetes_versions").Index(j)
+			if !kubernetesVersion.MatchString(k.Version) {
+				errs = append(errs, field.Errorf(kp.Child("version"), "Write it as major.minor.patch, e.g. 1.31.2.", "%q is not a Kubernetes version", k.Version))
+			}
+			t, err := instant(k.ReleasedAt)
+			if err != nil {
+				errs = append(errs, field.Errorf(kp.Child("released_at"), timeFix, "%v", err))
+			}
+			region.KubernetesVersions = append(region.KubernetesVersions, fleet.KubernetesRelease{Version: strings.TrimPrefix(k.Version, "v"), Preview: k.Preview, ReleasedAt: t})
+		}
+		for j, ni := range r.NodeImages {
+			np := p.Child("node_images").Index(j)
+			if ni.Family == "" || ni.Version == "" {
+				errs = append(errs, field.Errorf(np, "", "a node image needs a family and a version"))
+			}
+			t, err := instant(ni.ReleasedAt)
+			if err != nil {
+				errs = append(errs, field.Errorf(np.Child("released_at"), timeFix, "%v", err))
+			}
+			region.NodeImages = append(region.NodeImages, fleet.NodeImageRelease{Family: ni.Family, Version: ni.Version, ReleasedAt: t})
+		}
+		f.Regions = append(f.Regions, region)
+	}
+	seen := map[string]int{}
+	for i := range raw.Clusters {
+		c, cerrs := raw.Clusters[i].toCluster(field.Root("clusters").Index(i), regions, now)
+		errs = append(errs, cerrs...)
+		if prev, dup := seen[c.Name]; dup && c.Name != "" {
+			errs = append(errs, field.Errorf(field.Root("clusters").Index(i).Child("name"), "Cluster names must be unique in a fleet.", "duplicate cluster %q (first declared as clusters[%d])", c.Name, prev))
+			continue
+		}
+		seen[c.Name] = i
+		f.Clusters = append(f.Clusters, c)
+	}
+	f.Sort()
+	return f, errs
+}
+
+var (
+	kubernetesVersion = regexp.MustCompile(`^v?\d+\.\d+\.\d+$`)
+	clusterName       = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)
+)
+
+const timeFix = "Use an RFC 3339 instant (2026-11-01T00:00:00Z)"
+
+// instant parses an RFC 3339 instant; empty means "long ago" (the zero time).
+func instant(s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("%q is not an RFC 3339 time", s)
+	}
+	return t.UTC(), nil
+}
+
+// ago resolves an age (a Go duration before now) or an absolute instant.
+func ago(age, at string, now time.Time, p field.Path, ageName, atName string) (time.Time, field.Errors) {
+	switch {
+	case age != "" && at != "":
+		return time.Time{}, field.Errors{field.Errorf(p.Child(ageName), "Give either "+ageName+" or "+atName+".", "%s and %s are both set", ageName, atName)}
+	case age != "":
+		d, err := time.ParseDuration(age)
+		if err != nil || d < 0 {
+			return time.Time{}, field.Errors{field.Errorf(p.Child(ageName), "Use a Go duration such as 30s, 10m or 36h.", "%q is not a duration", age)}
+		}
+		return now.Add(-d), nil
+	case at != "":
+		t, err := time.Parse(time.RFC3339, at)
+		if err != nil {
+			return time.Time{}, field.Errors{field.Errorf(p.Child(atName), timeFix+".", "%q is not an RFC 3339 time", at)}
+		}
+		return t.UTC(), nil
+	}
+	return now, nil
+}
+
+func (rc *rawCluster) toCluster(p field.Path, regions map[string]bool, now time.Time) (fleet.Cluster, field.Errors) {
+	var errs field.Errors
+	c := fleet.Cluster{
+		Name:              rc.Name,
+		Region:            rc.Region,
+		ResourceGroup:     rc.ResourceGroup,
+		SubscriptionID:    rc.SubscriptionID,
+		Group:             rc.Group,
+		Properties:        rc.Properties,
+		KubernetesVersion: strings.TrimPrefix(rc.KubernetesVersion, "v"),
+		Failures:          fleet.Failures{Upgrade: rc.Failures.Upgrade},
+	}
+	if !clusterName.MatchString(rc.Name) {
+		errs = append(errs, field.Errorf(p.Child("name"), "Use lower-case letters, digits and '-', at most 63 characters.", "%q is not a valid member name", rc.Name))
+	}
+	switch {
+	case rc.Region == "":
+		errs = append(errs, field.Errorf(p.Child("region"), "Set region to one of the regions declared under regions.", "a cluster needs a region"))
+	case !regions[rc.Region]:
+		errs = append(errs, field.Errorf(p.Child("region"), "Declare it under regions, or use one of: "+strings.Join(sortedKeys(regions), ", ")+".", "unknown region %q", rc.Region))
+	}
+	if c.ResourceGroup == "" {
+		c.ResourceGroup = "rg-" + rc.Region
+	}
+	if c.SubscriptionID == "" {
+		c.SubscriptionID = DefaultSubscriptionID
+	}
+	if rc.KubernetesVersion != "" && !kubernetesVersion.MatchString(rc.KubernetesVersion) {
+		errs = append(errs, field.Errorf(p.Child("kubernetes_version"), "Write it as major.minor.patch, e.g. 1.31.2.", "%q is not a Kubernetes version", rc.KubernetesVersion))
+	}
+	c.ResourceID = fleet.ManagedClusterID(c.SubscriptionID, c.ResourceGroup, c.Name)
+
+	c.Labels = fleet.AutomaticLabels(&c)
+	for _, k := range sortedKeys(rc.Labels) {
+		lp := p.Child("labels").Key(k)
+		if msgs := validation.IsQualifiedName(k); len(msgs) > 0 {
+			errs = append(errs, field.Errorf(lp, "", "%q is not a valid label key: %s", k, strings.Join(msgs, "; ")))
+		}
+		if msgs := validation.IsValidLabelValue(rc.Labels[k]); len(msgs) > 0 {
+			errs = append(errs, field.Errorf(lp, "", "%q is not a valid label value: %s", rc.Labels[k], strings.Join(msgs, "; ")))
+		}
+		c.Labels[k] = rc.Labels[k]
+	}
+	for j, t := range rc.Taints {
+		tp := p.Child("taints").Index(j)
+		if msgs := validation.IsQualifiedName(t.Key); len(msgs) > 0 {
+			errs = append(errs, field.Errorf(tp.Child("key"), "", "%q is not a valid taint key: %s", t.Key, strings.Join(msgs, "; ")))
+		}
+		if t.Effect == "" {
+			t.Effect = fleet.TaintEffectNoSchedule
+		}
+		if t.Effect != fleet.TaintEffectNoSchedule {
+			errs = append(errs, field.Errorf(tp.Child("effect"), "Member cluster taints only support NoSchedule.", "unsupported taint effect %q", t.Effect))
+		}
+		c.Taints = append(c.Taints, fleet.Taint{Key: t.Key, Value: t.Value, Effect: t.Effect})
+	}
+
+	var aerrs field.Errors
+	c.Agent, aerrs = rc.Agent.toStatus(p.Child("agent"), now)
+	errs = append(errs, aerrs...)
+
+	up := p.Child("resource_usage")
+	var uerrs field.Errors
+	c.Usage.Capacity, uerrs = quantities(up.Child("capacity"), rc.ResourceUsage.Capacity)
+	errs = append(errs, uerrs...)
+	c.Usage.Allocatable, uerrs = quantities(up.Child("allocatable"), rc.ResourceUsage.Allocatable)
+	errs = append(errs, uerrs...)
+	c.Usage.Available, uerrs = quantities(up.Child("available"), rc.ResourceUsage.Available)
+	errs = append(errs, uerrs...)
+
+	for j, np := range rc.NodePools {
+		if np.Name == "" {
+			errs = append(errs, field.Errorf(p.Child("node_pools").Index(j).Child("name"), "", "a node pool needs a name"))
+		}
+		if np.NodeCount < 0 {
+			errs = append(errs, field.Errorf(p.Child("node_pools").Index(j).Child("node_count"), "", "must not be negative"))
+		}
+		c.NodePools = append(c.NodePools, fleet.NodePool(np))
+	}
+
+	if w := rc.MaintenanceWindow; w != nil {
+		mw, werrs := w.toWindow()
+		errs = append(errs, werrs.Prefix(p.Child("maintenance_window"))...)
+		c.MaintenanceWindow = mw
+	}
+
+	for j, n := range rc.NAPNodes {
+		np := p.Child("nap_nodes").Index(j)
+		created, nerrs := ago(n.Age, n.CreatedAt, now, np, "age", "created_at")
+		errs = append(errs, nerrs...)
+		if n.Name == "" || n.NodePool == "" {
+			errs = append(errs, field.Errorf(np, "", "a NAP node needs a name and a nodepool"))
+		}
+		c.NAPNodes = append(c.NAPNodes, fleet.NAPNode{
+			Name: n.Name, NodePool: n.NodePool, Labels: n.Labels, CreatedAt: created,
+			Ready: n.Ready == nil || *n.Ready, MarkedForDeletion: n.MarkedForDeletion, DoNotDisrupt: n.DoNotDisrupt,
+		})
+	}
+	return c, errs
+}
+
+func (a rawAgent) toStatus(p field.Path, now time.Time) (fleet.AgentStatus, field.Errors) {
+	var errs field.Errors
+	s := fleet.AgentStatus{Present: a.Present == nil || *a.Present, Joined: a.Joined == nil || *a.Joined, Leaving: a.Leaving}
+	switch strings.ToLower(a.Healthy) {
+	case "", "true":
+		s.Healthy = fleet.ConditionTrue
+	case "false":
+		s.Healthy = fleet.ConditionFalse
+	case "unknown":
+		s.Healthy = fleet.ConditionUnknown
+	default:
+		errs = append(errs, field.Errorf(p.Child("healthy"), "Use true, false or unknown.", "%q is not a health state", a.Healthy))
+	}
+	var herrs field.Errors
+	s.LastHeartbeat, herrs = ago(a.HeartbeatAge, a.LastHeartbeat, now, p, "heartbeat_age", "last_heartbeat")
+	errs = append(errs, herrs...)
+	s.HealthSince = time.Time{}
+	if a.UnhealthyFor != "" {
+		d, err := time.ParseDuration(a.UnhealthyFor)
+		if err != nil || d < 0 {
+			errs = append(errs, field.Errorf(p.Child("unhealthy_for"), "Use a Go duration such as 2m.", "%q is not a duration", a.UnhealthyFor))
+		}
+		if s.Healthy != fleet.ConditionFalse {
+			errs = append(errs, field.Errorf(p.Child("unhealthy_for"), "Set healthy: false as well.", "unhealthy_for only applies to an unhealthy cluster"))
+		}
+		s.HealthSince = now.Add(-d)
+	}
+	return s, errs
+}
+
+func quantities(p field.Path, in map[string]string) (map[string]resource.Quantity, field.Errors) {
+	if len(in) == 0 {
+		return nil, nil
+	}
+	var errs field.Errors
+	out := make(map[string]resource.Quantity, len(in))
+	for _, k := range sortedKeys(in) {
+		q, err := resource.ParseQuantity(in[k])
+		if err != nil {
+			errs = append(errs, field.Errorf(p.Key(k), "Use a Kubernetes quantity such as 16, 3500m or 64Gi.", "%q is not a quantity", in[k]))
+			continue
+		}
+		out[k] = q
+	}
+	return out, errs
+}
+
+func (w *rawWindow) toWindow() (*fleet.MaintenanceWindow, field.Errors) {
+	mw := &fleet.MaintenanceWindow{StartTime: w.StartTime, UTCOffset: w.UTCOffset, DurationHours: w.DurationHours, StartDate: w.StartDate}
+	for _, d := range w.NotAllowedDates {
+		mw.NotAllowed = append(mw.NotAllowed, fleet.DateSpan(d))
+	}
+	s := w.Schedule
+	n := 0
+	if s.Daily != nil {
+		n++
+		mw.Schedule = fleet.MaintenanceSchedule{Type: fleet.ScheduleDaily, IntervalDays: s.Daily.IntervalDays}
+	}
+	if s.Weekly != nil {
+		n++
+		mw.Schedule = fleet.MaintenanceSchedule{Type: fleet.ScheduleWeekly, IntervalWeeks: s.Weekly.IntervalWeeks, DayOfWeek: s.Weekly.DayOfWeek}
+	}
+	if s.AbsoluteMonthly != nil {
+		n++
+		mw.Schedule = fleet.MaintenanceSchedule{Type: fleet.ScheduleAbsoluteMonthly, IntervalMonths: s.AbsoluteMonthly.IntervalMonths, DayOfMonth: s.AbsoluteMonthly.DayOfMonth}
+	}
+	if s.RelativeMonthly != nil {
+		n++
+		mw.Schedule = fleet.MaintenanceSchedule{Type: fleet.ScheduleRelativeMonthly, IntervalMonths: s.RelativeMonthly.IntervalMonths, WeekIndex: s.RelativeMonthly.WeekIndex, DayOfWeek: s.RelativeMonthly.DayOfWeek}
+	}
+	if n > 1 {
+		return mw, field.Errors{field.Errorf(field.Root("schedule"), "Keep exactly one of daily, weekly, absolute_monthly or relative_monthly.", "a schedule has %d types", n)}
+	}
+	return mw, mw.Validate()
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

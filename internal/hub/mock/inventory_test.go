@@ -1,0 +1,123 @@
+package mock
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
+)
+
+var testNow = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+
+func TestSampleFleet(t *testing.T) {
+	f, err := ParseInventory(SampleFleetName, SampleFleet, testNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Clusters) != 12 || len(f.Regions) != 3 {
+		t.Fatalf("sample fleet has %d clusters in %d regions", len(f.Clusters), len(f.Regions))
+	}
+	var tainted, ineligible, windows, nap int
+	groups, versions := map[string]bool{}, map[string]bool{}
+	for i := range f.Clusters {
+		c := &f.Clusters[i]
+		tainted += len(c.Taints)
+		if !fleet.CheckEligibility(c, testNow).Eligible {
+			ineligible++
+		}
+		if c.MaintenanceWindow != nil {
+			windows++
+		}
+		nap += len(c.NAPNodes)
+		groups[c.Group] = true
+		versions[c.KubernetesVersion] = true
+		if c.Labels[fleet.LabelMemberName] != c.Name || c.Labels[fleet.LabelLocation] != c.Region {
+			t.Errorf("%s: automatic labels missing: %v", c.Name, c.Labels)
+		}
+	}
+	if tainted != 1 || ineligible != 1 || windows < 5 || nap < 5 || len(groups) < 3 || len(versions) < 3 {
+		t.Fatalf("sample fleet lacks variety: tainted=%d ineligible=%d windows=%d nap=%d groups=%v versions=%v", tainted, ineligible, windows, nap, groups, versions)
+	}
+	c, _ := f.Cluster("aks-weu-dev-01")
+	if e := fleet.CheckEligibility(c, testNow); e.Reason != "not eligible: heartbeat older than 5m" {
+		t.Fatalf("stale cluster: %+v", e)
+	}
+}
+
+func TestInventoryErrorsNameFileLineAndField(t *testing.T) {
+	const head = `regions:
+  - name: eastus
+clusters:
+`
+	cases := []struct {
+		name string
+		body string
+		want string
+	}{
+		{"unknown field", "  - name: a\n    region: eastus\n    colour: blue\n", "fleet.yaml:6: field colour not found"},
+		{"bad quantity", "  - name: a\n    region: eastus\n    resource_usage:\n      capacity: { cpu: twelve }\n", `fleet.yaml:7: clusters[0].resource_usage.capacity["cpu"]: "twelve" is not a quantity`},
+		{"duplicate cluster", "  - name: a\n    region: eastus\n  - name: a\n    region: eastus\n", `fleet.yaml:6: clusters[1].name: duplicate cluster "a"`},
+		{"unknown region", "  - name: a\n    region: mars\n", `fleet.yaml:5: clusters[0].region: unknown region "mars". Declare it under regions, or use one of: eastus`},
+		{"bad maintenance window", "  - name: a\n    region: eastus\n    maintenance_window:\n      schedule: { weekly: { interval_weeks: 1, day_of_week: Funday } }\n      start_time: \"03:00\"\n      duration_hours: 2\n",
+			`fleet.yaml:7: clusters[0].maintenance_window.schedule.weekly.day_of_week: "Funday" is not a day of the week`},
+		{"short maintenance window", "  - name: a\n    region: eastus\n    maintenance_window:\n      schedule: { daily: { interval_days: 1 } }\n      start_time: \"03:00\"\n      duration_hours: 2\n",
+			`fleet.yaml:9: clusters[0].maintenance_window.duration_hours: must be between 4 and 24, got 2`},
+		{"wrong type", "  - name: a\n    region: eastus\n    node_pools: [{ name: p, node_count: many }]\n", "fleet.yaml:6: cannot unmarshal !!str `many` into int"},
+		{"bad heartbeat", "  - name: a\n    region: eastus\n    agent: { heartbeat_age: yesterday }\n", `fleet.yaml:6: clusters[0].agent.heartbeat_age: "yesterday" is not a duration`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "fleet.yaml")
+			if err := os.WriteFile(path, []byte(head+c.body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := LoadInventoryFile(path, testNow)
+			var ies InventoryErrors
+			if !errors.As(err, &ies) {
+				t.Fatalf("got %v (%T), want InventoryErrors", err, err)
+			}
+			got := strings.TrimPrefix(err.Error(), dir+string(filepath.Separator))
+			if !strings.Contains(got, c.want) {
+				t.Fatalf("got  %s\nwant %s", got, c.want)
+			}
+		})
+	}
+}
+
+func TestInventoryRelativeTimes(t *testing.T) {
+	f, err := ParseInventory("x", []byte(`regions: [{name: r}]
+clusters:
+  - name: a
+    region: r
+    agent: { heartbeat_age: 10m, healthy: false, unhealthy_for: 1m }
+    nap_nodes: [{ name: n, nodepool: default, age: 2h }]
+  - name: b
+    region: r
+    agent: { last_heartbeat: "2026-11-21T11:59:00Z", present: true, joined: false }
+`), testNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := f.Clusters[0], f.Clusters[1]
+	if !a.Agent.LastHeartbeat.Equal(testNow.Add(-10*time.Minute)) || !a.Agent.HealthSince.Equal(testNow.Add(-time.Minute)) || a.Agent.Healthy != fleet.ConditionFalse {
+		t.Fatalf("a agent: %+v", a.Agent)
+	}
+	if !a.NAPNodes[0].CreatedAt.Equal(testNow.Add(-2*time.Hour)) || !a.NAPNodes[0].Ready {
+		t.Fatalf("nap node: %+v", a.NAPNodes[0])
+	}
+	if got := fleet.CheckEligibility(&b, testNow); got.Reason != "not eligible: member agent has not joined" {
+		t.Fatalf("b: %+v", got)
+	}
+}
+
+func TestEmptyInventory(t *testing.T) {
+	f, err := ParseInventory("empty", nil, testNow)
+	if err != nil || len(f.Clusters) != 0 {
+		t.Fatalf("%v %v", f, err)
+	}
+}
