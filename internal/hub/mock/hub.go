@@ -4,12 +4,18 @@
 package mock
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/gob"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
 	"time"
+
+	bolt "go.etcd.io/bbolt"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
@@ -21,7 +27,8 @@ var DefaultStatePath = filepath.Join(".aks-mock", "state.db")
 
 // Buckets of the state database.
 const (
-	bucketMeta = "meta"
+	bucketMeta           = "meta"
+	bucketInventoryCache = "inventory-cache"
 )
 
 // Config configures the mock hub.
@@ -94,11 +101,67 @@ func (h *Hub) Fleet(ctx context.Context) (*fleet.Fleet, error) {
 		return nil, fmt.Errorf("fleet inventory: %w", err)
 	}
 	if !h.fleetRead || !st.ModTime().Equal(h.fleetMod) {
-		f, err := LoadInventoryFile(h.cfg.FleetFile, h.Now())
+		data, err := os.ReadFile(h.cfg.FleetFile)
+		if err != nil {
+			return nil, fmt.Errorf("fleet inventory: %w", err)
+		}
+		f, err := h.loadInventory(h.cfg.FleetFile, data)
 		if err != nil {
 			return nil, err
 		}
 		h.fleet, h.fleetMod, h.fleetRead = f, st.ModTime(), true
 	}
 	return h.fleet, nil
+}
+
+// loadInventory decodes an inventory file. Decoding YAML is by far the
+// slowest step (about a second for 5,000 clusters), and Terraform starts a
+// new provider process for every command, so the decoded document is kept in
+// the state database under the file's SHA-256 and reused until the file
+// changes. Validation and relative times are still evaluated on every load.
+func (h *Hub) loadInventory(name string, data []byte) (*fleet.Fleet, error) {
+	sum := sha256.Sum256(data)
+	key := hex.EncodeToString(sum[:])
+	raw, ok := h.cachedInventory(key)
+	if !ok {
+		var err error
+		if raw, err = decodeInventory(name, data); err != nil {
+			return nil, err
+		}
+	}
+	f, err := buildFleet(name, data, raw, h.Now(), ok)
+	if err != nil || ok {
+		return f, err
+	}
+	var buf bytes.Buffer
+	if gob.NewEncoder(&buf).Encode(raw) == nil {
+		// Best effort: a failure to cache only costs the next command a re-parse.
+		_ = h.store.Update(func(tx *bolt.Tx) error {
+			_ = tx.DeleteBucket([]byte(bucketInventoryCache))
+			b, err := tx.CreateBucket([]byte(bucketInventoryCache))
+			if err != nil {
+				return err
+			}
+			return b.Put([]byte(key), buf.Bytes())
+		})
+	}
+	return f, nil
+}
+
+func (h *Hub) cachedInventory(key string) (*rawInventory, bool) {
+	var raw *rawInventory
+	_ = h.store.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket([]byte(bucketInventoryCache))
+		if b == nil {
+			return nil
+		}
+		if v := b.Get([]byte(key)); v != nil {
+			var r rawInventory
+			if gob.NewDecoder(bytes.NewReader(v)).Decode(&r) == nil {
+				raw = &r
+			}
+		}
+		return nil
+	})
+	return raw, raw != nil
 }

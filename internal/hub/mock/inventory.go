@@ -9,6 +9,7 @@ import (
 	"os"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -196,29 +197,46 @@ var yamlLine = regexp.MustCompile(`^line (\d+): (.*)$`)
 
 // ParseInventory parses inventory YAML named name (used in messages).
 func ParseInventory(name string, data []byte, now time.Time) (*fleet.Fleet, error) {
+	raw, err := decodeInventory(name, data)
+	if err != nil {
+		return nil, err
+	}
+	return buildFleet(name, data, raw, now, false)
+}
+
+// decodeInventory decodes the YAML strictly: unknown fields and wrong types
+// are reported with their line.
+func decodeInventory(name string, data []byte) (*rawInventory, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	var raw rawInventory
 	if err := dec.Decode(&raw); err != nil {
+		if errors.Is(err, io.EOF) { // an empty file is an empty fleet
+			return &raw, nil
+		}
 		var te *yaml.TypeError
 		if errors.As(err, &te) {
 			var out InventoryErrors
 			for _, msg := range te.Errors {
 				ie := InventoryError{File: name, Msg: msg}
 				if m := yamlLine.FindStringSubmatch(msg); m != nil {
-					fmt.Sscanf(m[1], "%d", &ie.Line)
+					ie.Line, _ = strconv.Atoi(m[1])
 					ie.Msg = m[2]
 				}
 				out = append(out, ie)
 			}
 			return nil, out
 		}
-		if errors.Is(err, io.EOF) { // an empty file is an empty fleet
-			return &fleet.Fleet{}, nil
-		}
 		return nil, InventoryError{File: name, Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
 	}
-	f, errs := raw.toFleet(now)
+	return &raw, nil
+}
+
+// buildFleet validates the decoded inventory and resolves relative times
+// against now. trusted skips the syntax checks (names, label keys and values)
+// for a document that already passed them: they do not depend on time.
+func buildFleet(name string, data []byte, raw *rawInventory, now time.Time, trusted bool) (*fleet.Fleet, error) {
+	f, errs := raw.toFleet(now, trusted)
 	if len(errs) > 0 {
 		return nil, locate(name, data, errs)
 	}
@@ -276,7 +294,7 @@ func lineOf(doc *yaml.Node, p field.Path) int {
 }
 
 // toFleet converts and validates the raw inventory.
-func (raw *rawInventory) toFleet(now time.Time) (*fleet.Fleet, field.Errors) {
+func (raw *rawInventory) toFleet(now time.Time, trusted bool) (*fleet.Fleet, field.Errors) {
 	var errs field.Errors
 	f := &fleet.Fleet{}
 	regions := map[string]bool{}
@@ -315,7 +333,7 @@ func (raw *rawInventory) toFleet(now time.Time) (*fleet.Fleet, field.Errors) {
 	}
 	seen := map[string]int{}
 	for i := range raw.Clusters {
-		c, cerrs := raw.Clusters[i].toCluster(field.Root("clusters").Index(i), regions, now)
+		c, cerrs := raw.Clusters[i].toCluster(i, regions, now, trusted)
 		errs = append(errs, cerrs...)
 		if prev, dup := seen[c.Name]; dup && c.Name != "" {
 			errs = append(errs, field.Errorf(field.Root("clusters").Index(i).Child("name"), "Cluster names must be unique in a fleet.", "duplicate cluster %q (first declared as clusters[%d])", c.Name, prev))
@@ -368,8 +386,9 @@ func ago(age, at string, now time.Time, p field.Path, ageName, atName string) (t
 	return now, nil
 }
 
-func (rc *rawCluster) toCluster(p field.Path, regions map[string]bool, now time.Time) (fleet.Cluster, field.Errors) {
+func (rc *rawCluster) toCluster(index int, regions map[string]bool, now time.Time, trusted bool) (fleet.Cluster, field.Errors) {
 	var errs field.Errors
+	p := field.Root("clusters").Index(index)
 	c := fleet.Cluster{
 		Name:              rc.Name,
 		Region:            rc.Region,
@@ -380,7 +399,7 @@ func (rc *rawCluster) toCluster(p field.Path, regions map[string]bool, now time.
 		KubernetesVersion: strings.TrimPrefix(rc.KubernetesVersion, "v"),
 		Failures:          fleet.Failures{Upgrade: rc.Failures.Upgrade},
 	}
-	if !clusterName.MatchString(rc.Name) {
+	if !trusted && !clusterName.MatchString(rc.Name) {
 		errs = append(errs, field.Errorf(p.Child("name"), "Use lower-case letters, digits and '-', at most 63 characters.", "%q is not a valid member name", rc.Name))
 	}
 	switch {
@@ -395,25 +414,28 @@ func (rc *rawCluster) toCluster(p field.Path, regions map[string]bool, now time.
 	if c.SubscriptionID == "" {
 		c.SubscriptionID = DefaultSubscriptionID
 	}
-	if rc.KubernetesVersion != "" && !kubernetesVersion.MatchString(rc.KubernetesVersion) {
+	if !trusted && rc.KubernetesVersion != "" && !kubernetesVersion.MatchString(rc.KubernetesVersion) {
 		errs = append(errs, field.Errorf(p.Child("kubernetes_version"), "Write it as major.minor.patch, e.g. 1.31.2.", "%q is not a Kubernetes version", rc.KubernetesVersion))
 	}
 	c.ResourceID = fleet.ManagedClusterID(c.SubscriptionID, c.ResourceGroup, c.Name)
 
 	c.Labels = fleet.AutomaticLabels(&c)
-	for _, k := range sortedKeys(rc.Labels) {
-		lp := p.Child("labels").Key(k)
-		if msgs := validation.IsQualifiedName(k); len(msgs) > 0 {
-			errs = append(errs, field.Errorf(lp, "", "%q is not a valid label key: %s", k, strings.Join(msgs, "; ")))
+	for k, v := range rc.Labels {
+		c.Labels[k] = v
+	}
+	if !trusted {
+		for _, k := range sortedKeys(rc.Labels) {
+			if msgs := validation.IsQualifiedName(k); len(msgs) > 0 {
+				errs = append(errs, field.Errorf(p.Child("labels").Key(k), "", "%q is not a valid label key: %s", k, strings.Join(msgs, "; ")))
+			}
+			if msgs := validation.IsValidLabelValue(rc.Labels[k]); len(msgs) > 0 {
+				errs = append(errs, field.Errorf(p.Child("labels").Key(k), "", "%q is not a valid label value: %s", rc.Labels[k], strings.Join(msgs, "; ")))
+			}
 		}
-		if msgs := validation.IsValidLabelValue(rc.Labels[k]); len(msgs) > 0 {
-			errs = append(errs, field.Errorf(lp, "", "%q is not a valid label value: %s", rc.Labels[k], strings.Join(msgs, "; ")))
-		}
-		c.Labels[k] = rc.Labels[k]
 	}
 	for j, t := range rc.Taints {
 		tp := p.Child("taints").Index(j)
-		if msgs := validation.IsQualifiedName(t.Key); len(msgs) > 0 {
+		if msgs := validation.IsQualifiedName(t.Key); !trusted && len(msgs) > 0 {
 			errs = append(errs, field.Errorf(tp.Child("key"), "", "%q is not a valid taint key: %s", t.Key, strings.Join(msgs, "; ")))
 		}
 		if t.Effect == "" {
