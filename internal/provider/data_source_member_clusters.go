@@ -1,0 +1,377 @@
+package provider
+
+import (
+	"context"
+	"sort"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
+	"github.com/fleetform/terraform-provider-aks/internal/engine/selector"
+	"github.com/fleetform/terraform-provider-aks/internal/hub"
+)
+
+var (
+	_ datasource.DataSourceWithConfigure      = (*memberClustersDataSource)(nil)
+	_ datasource.DataSourceWithValidateConfig = (*memberClustersDataSource)(nil)
+)
+
+func newMemberClustersDataSource() datasource.DataSource { return &memberClustersDataSource{} }
+
+type memberClustersDataSource struct {
+	hub hub.Hub
+}
+
+type memberClustersModel struct {
+	LabelSelector    types.Object   `tfsdk:"label_selector"`
+	PropertySelector types.Object   `tfsdk:"property_selector"`
+	EligibleOnly     types.Bool     `tfsdk:"eligible_only"`
+	Names            []string       `tfsdk:"names"`
+	Clusters         []clusterModel `tfsdk:"clusters"`
+}
+
+type clusterModel struct {
+	Name              string                  `tfsdk:"name"`
+	Region            string                  `tfsdk:"region"`
+	ResourceGroup     string                  `tfsdk:"resource_group"`
+	SubscriptionID    string                  `tfsdk:"subscription_id"`
+	ResourceID        string                  `tfsdk:"resource_id"`
+	Group             *string                 `tfsdk:"group"`
+	Labels            map[string]string       `tfsdk:"labels"`
+	Taints            []taintModel            `tfsdk:"taints"`
+	Eligible          bool                    `tfsdk:"eligible"`
+	IneligibleReason  *string                 `tfsdk:"ineligible_reason"`
+	Agent             agentModel              `tfsdk:"agent"`
+	Properties        map[string]string       `tfsdk:"properties"`
+	ResourceUsage     resourceUsageModel      `tfsdk:"resource_usage"`
+	KubernetesVersion string                  `tfsdk:"kubernetes_version"`
+	NodePools         []nodePoolModel         `tfsdk:"node_pools"`
+	MaintenanceWindow *maintenanceWindowModel `tfsdk:"maintenance_window"`
+	NAPNodes          []napNodeModel          `tfsdk:"nap_nodes"`
+}
+
+type taintModel struct {
+	Key    string `tfsdk:"key"`
+	Value  string `tfsdk:"value"`
+	Effect string `tfsdk:"effect"`
+}
+
+type agentModel struct {
+	Present       bool    `tfsdk:"present"`
+	Joined        bool    `tfsdk:"joined"`
+	Healthy       string  `tfsdk:"healthy"`
+	HealthSince   *string `tfsdk:"health_since"`
+	LastHeartbeat *string `tfsdk:"last_heartbeat"`
+	Leaving       bool    `tfsdk:"leaving"`
+}
+
+type resourceUsageModel struct {
+	Capacity    map[string]string `tfsdk:"capacity"`
+	Allocatable map[string]string `tfsdk:"allocatable"`
+	Available   map[string]string `tfsdk:"available"`
+}
+
+type nodePoolModel struct {
+	Name             string `tfsdk:"name"`
+	VMSize           string `tfsdk:"vm_size"`
+	NodeCount        int64  `tfsdk:"node_count"`
+	NodeImageFamily  string `tfsdk:"node_image_family"`
+	NodeImageVersion string `tfsdk:"node_image_version"`
+}
+
+type maintenanceWindowModel struct {
+	Schedule        scheduleModel   `tfsdk:"schedule"`
+	StartTime       string          `tfsdk:"start_time"`
+	UTCOffset       string          `tfsdk:"utc_offset"`
+	DurationHours   int64           `tfsdk:"duration_hours"`
+	StartDate       *string         `tfsdk:"start_date"`
+	NotAllowedDates []dateSpanModel `tfsdk:"not_allowed_dates"`
+}
+
+type scheduleModel struct {
+	Type           string  `tfsdk:"type"`
+	IntervalDays   *int64  `tfsdk:"interval_days"`
+	IntervalWeeks  *int64  `tfsdk:"interval_weeks"`
+	IntervalMonths *int64  `tfsdk:"interval_months"`
+	DayOfWeek      *string `tfsdk:"day_of_week"`
+	DayOfMonth     *int64  `tfsdk:"day_of_month"`
+	WeekIndex      *string `tfsdk:"week_index"`
+}
+
+type dateSpanModel struct {
+	Start string `tfsdk:"start"`
+	End   string `tfsdk:"end"`
+}
+
+type napNodeModel struct {
+	Name              string            `tfsdk:"name"`
+	NodePool          string            `tfsdk:"nodepool"`
+	Labels            map[string]string `tfsdk:"labels"`
+	CreatedAt         string            `tfsdk:"created_at"`
+	Ready             bool              `tfsdk:"ready"`
+	MarkedForDeletion bool              `tfsdk:"marked_for_deletion"`
+	DoNotDisrupt      bool              `tfsdk:"do_not_disrupt"`
+}
+
+func (d *memberClustersDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_fleet_member_clusters"
+}
+
+func (d *memberClustersDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	h, err := hubFrom(req.ProviderData)
+	if err != nil {
+		resp.Diagnostics.AddError("Provider misconfigured", err.Error())
+		return
+	}
+	d.hub = h
+}
+
+func (d *memberClustersDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	str := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
+	}
+	strMap := func(desc string) schema.MapAttribute {
+		return schema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: desc}
+	}
+	i64 := func(desc string) schema.Int64Attribute {
+		return schema.Int64Attribute{Computed: true, MarkdownDescription: desc}
+	}
+	boolean := func(desc string) schema.BoolAttribute {
+		return schema.BoolAttribute{Computed: true, MarkdownDescription: desc}
+	}
+	obj := func(desc string, attrs map[string]schema.Attribute) schema.SingleNestedAttribute {
+		return schema.SingleNestedAttribute{Computed: true, MarkdownDescription: desc, Attributes: attrs}
+	}
+	list := func(desc string, attrs map[string]schema.Attribute) schema.ListNestedAttribute {
+		return schema.ListNestedAttribute{Computed: true, MarkdownDescription: desc, NestedObject: schema.NestedAttributeObject{Attributes: attrs}}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Lists the fleet's member clusters with every fact the hub knows about them — labels, taints, " +
+			"properties, resource usage, versions, node pools, maintenance window, NAP nodes and scheduling eligibility — " +
+			"optionally filtered the way a placement's required affinity would filter them. Sorted by name.",
+		Attributes: map[string]schema.Attribute{
+			"label_selector":    labelSelectorDataSourceAttribute("Only clusters whose labels match."),
+			"property_selector": propertySelectorDataSourceAttribute("Only clusters whose properties match."),
+			"eligible_only": schema.BoolAttribute{Optional: true, MarkdownDescription: "Only clusters the Fleet scheduler considers " +
+				"eligible (joined, healthy, heartbeat within 5 minutes, not leaving). Default `false`."},
+			"names": schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Names of the matching clusters, sorted."},
+			"clusters": list("The matching clusters, sorted by name.", map[string]schema.Attribute{
+				"name":            str("Member cluster name."),
+				"region":          str("Azure region (location) of the managed cluster."),
+				"resource_group":  str("Resource group of the managed cluster."),
+				"subscription_id": str("Subscription of the managed cluster."),
+				"resource_id":     str("ARM id of the managed cluster."),
+				"group":           str("Update group of the member; null when it has none."),
+				"labels":          strMap("Member labels, including the automatic `fleet.azure.com/*` labels."),
+				"taints": list("Member cluster taints; a placement must tolerate all of them.", map[string]schema.Attribute{
+					"key": str("Taint key."), "value": str("Taint value."), "effect": str("Taint effect (`NoSchedule`)."),
+				}),
+				"eligible":          boolean("Whether the Fleet scheduler may place on this cluster now."),
+				"ineligible_reason": str("Why the cluster is not eligible, e.g. `not eligible: heartbeat older than 5m`; null when eligible."),
+				"agent": obj("What the Fleet member agent reports.", map[string]schema.Attribute{
+					"present":        boolean("Whether the member agent has reported at all."),
+					"joined":         boolean("Whether the member has joined the fleet."),
+					"healthy":        str("Health condition: `True`, `False` or `Unknown`."),
+					"health_since":   str("When the health condition last changed (RFC 3339); null when unknown."),
+					"last_heartbeat": str("Last agent heartbeat (RFC 3339); null when never."),
+					"leaving":        boolean("Whether the member is leaving the fleet."),
+				}),
+				"properties": strMap("Reported cluster properties, e.g. `kubernetes-fleet.io/node-count`, `kubernetes.azure.com/per-cpu-core-cost`."),
+				"resource_usage": obj("Resource usage as Kubernetes quantities, keyed by resource (`cpu`, `memory`); readable by property selectors as `resources.kubernetes-fleet.io/{total|allocatable|available}-<resource>`.", map[string]schema.Attribute{
+					"capacity":    strMap("Total capacity (`total-*` properties)."),
+					"allocatable": strMap("Allocatable resources."),
+					"available":   strMap("Resources still available."),
+				}),
+				"kubernetes_version": str("Control-plane Kubernetes version."),
+				"node_pools": list("AKS node pools.", map[string]schema.Attribute{
+					"name": str("Node pool name."), "vm_size": str("VM size."), "node_count": i64("Number of nodes."),
+					"node_image_family": str("Node image family."), "node_image_version": str("Node image version."),
+				}),
+				"maintenance_window": obj("AKS planned-maintenance window for auto-upgrades; null when none.", map[string]schema.Attribute{
+					"schedule": obj("Recurrence.", map[string]schema.Attribute{
+						"type":            str("`Daily`, `Weekly`, `AbsoluteMonthly` or `RelativeMonthly`."),
+						"interval_days":   i64("Daily: every n days."),
+						"interval_weeks":  i64("Weekly: every n weeks."),
+						"interval_months": i64("Monthly: every n months."),
+						"day_of_week":     str("Weekly and RelativeMonthly: the weekday."),
+						"day_of_month":    i64("AbsoluteMonthly: the day of the month."),
+						"week_index":      str("RelativeMonthly: `First` … `Fourth` or `Last`."),
+					}),
+					"start_time":     str("Start time of day, `HH:mm`, in `utc_offset`."),
+					"utc_offset":     str("UTC offset of `start_time`, `±hh:mm`."),
+					"duration_hours": i64("Window length in hours (at least 4)."),
+					"start_date":     str("First date the schedule applies (YYYY-MM-DD); null when not set."),
+					"not_allowed_dates": list("Date ranges on which no maintenance happens.", map[string]schema.Attribute{
+						"start": str("First date (YYYY-MM-DD)."), "end": str("Last date (YYYY-MM-DD)."),
+					}),
+				}),
+				"nap_nodes": list("Nodes created by Node Auto Provisioning.", map[string]schema.Attribute{
+					"name": str("Node name."), "nodepool": str("Karpenter NodePool that owns the node."),
+					"labels":              strMap("Node labels (instance type, capacity type, zone, …)."),
+					"created_at":          str("Creation time (RFC 3339)."),
+					"ready":               boolean("Whether the node is Ready."),
+					"marked_for_deletion": boolean("Whether the node is being deleted."),
+					"do_not_disrupt":      boolean("Whether the node carries `karpenter.sh/do-not-disrupt: \"true\"`."),
+				}),
+			}),
+		},
+	}
+}
+
+func (d *memberClustersDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
+	var m memberClustersModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if ls, ok := labelSelectorFrom(ctx, m.LabelSelector, &resp.Diagnostics); ok && ls != nil {
+		addFieldErrors(&resp.Diagnostics, path.Root("label_selector"), "Invalid label selector", ls.Validate())
+	}
+	if ps, ok := propertySelectorFrom(ctx, m.PropertySelector, &resp.Diagnostics); ok && ps != nil {
+		addFieldErrors(&resp.Diagnostics, path.Root("property_selector"), "Invalid property selector", ps.Validate())
+	}
+}
+
+func (d *memberClustersDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m memberClustersModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	filter := selector.ClusterFilter{EligibleOnly: m.EligibleOnly.ValueBool()}
+	filter.Labels, _ = labelSelectorFrom(ctx, m.LabelSelector, &resp.Diagnostics)
+	filter.Properties, _ = propertySelectorFrom(ctx, m.PropertySelector, &resp.Diagnostics)
+	if filter.Labels != nil {
+		addFieldErrors(&resp.Diagnostics, path.Root("label_selector"), "Invalid label selector", filter.Labels.Validate())
+	}
+	if filter.Properties != nil {
+		addFieldErrors(&resp.Diagnostics, path.Root("property_selector"), "Invalid property selector", filter.Properties.Validate())
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if d.hub == nil {
+		resp.Diagnostics.AddError("Provider not configured", "The aks provider was not configured; this is a bug in the provider.")
+		return
+	}
+	f, err := d.hub.Fleet(ctx)
+	if err != nil {
+		resp.Diagnostics.AddError("Cannot read the fleet", err.Error())
+		return
+	}
+	now := d.hub.Now()
+	matches, err := filter.Apply(f, now)
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("property_selector"), "Cannot evaluate the property selector", err.Error())
+		return
+	}
+	m.Names = make([]string, 0, len(matches))
+	m.Clusters = make([]clusterModel, 0, len(matches))
+	for _, c := range matches {
+		m.Names = append(m.Names, c.Cluster.Name)
+		m.Clusters = append(m.Clusters, clusterFrom(c.Cluster, c.Eligibility))
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+func clusterFrom(c *fleet.Cluster, e fleet.Eligibility) clusterModel {
+	out := clusterModel{
+		Name:              c.Name,
+		Region:            c.Region,
+		ResourceGroup:     c.ResourceGroup,
+		SubscriptionID:    c.SubscriptionID,
+		ResourceID:        c.ResourceID,
+		Group:             optString(c.Group),
+		Labels:            c.Labels,
+		Taints:            []taintModel{},
+		Eligible:          e.Eligible,
+		IneligibleReason:  optString(e.Reason),
+		Properties:        nonNilMap(c.Properties),
+		KubernetesVersion: c.KubernetesVersion,
+		NodePools:         []nodePoolModel{},
+		NAPNodes:          []napNodeModel{},
+		Agent: agentModel{
+			Present: c.Agent.Present, Joined: c.Agent.Joined, Healthy: c.Agent.Healthy, Leaving: c.Agent.Leaving,
+			HealthSince: optTime(c.Agent.HealthSince), LastHeartbeat: optTime(c.Agent.LastHeartbeat),
+		},
+		ResourceUsage: resourceUsageModel{
+			Capacity: quantityMap(c.Usage.Capacity), Allocatable: quantityMap(c.Usage.Allocatable), Available: quantityMap(c.Usage.Available),
+		},
+	}
+	if out.Agent.Healthy == "" {
+		out.Agent.Healthy = fleet.ConditionUnknown
+	}
+	for _, t := range c.Taints {
+		out.Taints = append(out.Taints, taintModel(t))
+	}
+	for _, np := range c.NodePools {
+		out.NodePools = append(out.NodePools, nodePoolModel{Name: np.Name, VMSize: np.VMSize, NodeCount: int64(np.NodeCount), NodeImageFamily: np.NodeImageFamily, NodeImageVersion: np.NodeImageVersion})
+	}
+	if w := c.MaintenanceWindow; w != nil {
+		mw := &maintenanceWindowModel{StartTime: w.StartTime, UTCOffset: w.UTCOffset, DurationHours: int64(w.DurationHours), StartDate: optString(w.StartDate), NotAllowedDates: []dateSpanModel{}}
+		if mw.UTCOffset == "" {
+			mw.UTCOffset = "+00:00"
+		}
+		s := w.Schedule
+		mw.Schedule = scheduleModel{Type: s.Type, IntervalDays: optInt(s.IntervalDays), IntervalWeeks: optInt(s.IntervalWeeks),
+			IntervalMonths: optInt(s.IntervalMonths), DayOfWeek: optString(s.DayOfWeek), DayOfMonth: optInt(s.DayOfMonth), WeekIndex: optString(s.WeekIndex)}
+		for _, d := range w.NotAllowed {
+			mw.NotAllowedDates = append(mw.NotAllowedDates, dateSpanModel(d))
+		}
+		out.MaintenanceWindow = mw
+	}
+	for _, n := range c.NAPNodes {
+		out.NAPNodes = append(out.NAPNodes, napNodeModel{Name: n.Name, NodePool: n.NodePool, Labels: nonNilMap(n.Labels), CreatedAt: n.CreatedAt.Format(time.RFC3339),
+			Ready: n.Ready, MarkedForDeletion: n.MarkedForDeletion, DoNotDisrupt: n.DoNotDisrupt})
+	}
+	return out
+}
+
+func optString(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func optInt(i int) *int64 {
+	if i == 0 {
+		return nil
+	}
+	v := int64(i)
+	return &v
+}
+
+func optTime(t time.Time) *string {
+	if t.IsZero() {
+		return nil
+	}
+	s := t.UTC().Format(time.RFC3339)
+	return &s
+}
+
+func nonNilMap(m map[string]string) map[string]string {
+	if m == nil {
+		return map[string]string{}
+	}
+	return m
+}
+
+func quantityMap(m map[string]resource.Quantity) map[string]string {
+	out := make(map[string]string, len(m))
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		q := m[k]
+		out[k] = q.String()
+	}
+	return out
+}

@@ -1,0 +1,198 @@
+// Package provider is the thin Terraform layer: schemas, conversion between
+// Terraform values and engine models, plan modifiers and diagnostics. Rules
+// live in internal/engine; execution lives in internal/hub.
+package provider
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/fleetform/terraform-provider-aks/internal/hub"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/mock"
+)
+
+// Environment variables that configure the mock hub when the configuration does not.
+const (
+	EnvFleetFile  = "AKS_MOCK_FLEET_FILE"
+	EnvStatePath  = "AKS_MOCK_STATE_PATH"
+	EnvClock      = "AKS_MOCK_CLOCK"
+	EnvClockTime  = "AKS_MOCK_CLOCK_TIME"
+	EnvClockScale = "AKS_MOCK_CLOCK_SCALE"
+)
+
+var _ provider.Provider = (*aksProvider)(nil)
+
+// New returns a provider factory for providerserver.
+func New(version string) func() provider.Provider {
+	return func() provider.Provider { return &aksProvider{version: version} }
+}
+
+type aksProvider struct {
+	version string
+}
+
+type providerModel struct {
+	Mock *mockModel `tfsdk:"mock"`
+}
+
+type mockModel struct {
+	FleetFile  types.String  `tfsdk:"fleet_file"`
+	StatePath  types.String  `tfsdk:"state_path"`
+	Clock      types.String  `tfsdk:"clock"`
+	ClockTime  types.String  `tfsdk:"clock_time"`
+	ClockScale types.Float64 `tfsdk:"clock_scale"`
+}
+
+// providerData is what Configure hands to resources and data sources.
+type providerData struct {
+	Hub hub.Hub
+}
+
+func (p *aksProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
+	resp.TypeName = "aks"
+	resp.Version = p.version
+}
+
+func (p *aksProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Manage an Azure Kubernetes Fleet Manager fleet and AKS Node Auto Provisioning as code, " +
+			"and see the consequences at `terraform plan`. With no configuration at all the provider uses the " +
+			"embedded **mock hub** with its built-in sample fleet: no credentials, no network.",
+		Blocks: map[string]schema.Block{
+			"mock": schema.SingleNestedBlock{
+				MarkdownDescription: "The embedded mock hub: a simulated fleet described by an inventory file, with " +
+					"state kept in an embedded database. Every attribute can also be set with an environment variable; " +
+					"the configuration wins over the environment.",
+				Attributes: map[string]schema.Attribute{
+					"fleet_file": schema.StringAttribute{
+						Optional: true,
+						MarkdownDescription: "Path of the fleet inventory YAML (see the README). Without it the built-in " +
+							"sample fleet is used. Environment: `" + EnvFleetFile + "`.",
+					},
+					"state_path": schema.StringAttribute{
+						Optional: true,
+						MarkdownDescription: "Path of the mock hub's state database. Several Terraform processes may share " +
+							"it. Defaults to `" + mock.DefaultStatePath + "` under the working directory. Environment: `" + EnvStatePath + "`.",
+					},
+					"clock": schema.StringAttribute{
+						Optional: true,
+						MarkdownDescription: "The hub clock: `real` (default) is wall-clock time, `fixed` stays at " +
+							"`clock_time`, `scaled` starts at `clock_time` and runs `clock_scale` times faster than real " +
+							"time, continuing across Terraform commands. Environment: `" + EnvClock + "`.",
+						Validators: []validator.String{stringvalidator.OneOf(mock.ClockReal, mock.ClockFixed, mock.ClockScaled)},
+					},
+					"clock_time": schema.StringAttribute{
+						Optional:            true,
+						MarkdownDescription: "RFC 3339 instant for a `fixed` clock, or where a `scaled` clock starts. Environment: `" + EnvClockTime + "`.",
+						Validators:          []validator.String{rfc3339Validator{}},
+					},
+					"clock_scale": schema.Float64Attribute{
+						Optional:            true,
+						MarkdownDescription: "Simulated seconds per real second for a `scaled` clock. Environment: `" + EnvClockScale + "`.",
+						Validators:          []validator.Float64{float64validator.AtLeast(0.001)},
+					},
+				},
+			},
+		},
+	}
+}
+
+func (p *aksProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	var cfg providerModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	m := cfg.Mock
+	if m == nil {
+		m = &mockModel{}
+	}
+	for name, v := range map[string]interface{ IsUnknown() bool }{"fleet_file": m.FleetFile, "state_path": m.StatePath, "clock": m.Clock, "clock_time": m.ClockTime, "clock_scale": m.ClockScale} {
+		if v.IsUnknown() {
+			resp.Diagnostics.AddAttributeError(path.Root("mock").AtName(name), "Unknown provider configuration",
+				"mock."+name+" depends on a value that is only known after apply. Configure the provider with values known at plan time.")
+		}
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	mc := mock.Config{
+		FleetFile: stringOr(m.FleetFile, os.Getenv(EnvFleetFile)),
+		StatePath: stringOr(m.StatePath, os.Getenv(EnvStatePath)),
+		Clock:     mock.ClockConfig{Mode: stringOr(m.Clock, os.Getenv(EnvClock))},
+	}
+	if ts := stringOr(m.ClockTime, os.Getenv(EnvClockTime)); ts != "" {
+		t, err := time.Parse(time.RFC3339, ts)
+		if err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("mock").AtName("clock_time"), "Invalid clock time",
+				fmt.Sprintf("mock.clock_time (or %s): %q is not an RFC 3339 time such as 2026-11-21T09:00:00Z.", EnvClockTime, ts))
+			return
+		}
+		mc.Clock.Time = t
+	}
+	mc.Clock.Scale = m.ClockScale.ValueFloat64()
+	if m.ClockScale.IsNull() {
+		if s := os.Getenv(EnvClockScale); s != "" {
+			f, err := strconv.ParseFloat(s, 64)
+			if err != nil {
+				resp.Diagnostics.AddAttributeError(path.Root("mock").AtName("clock_scale"), "Invalid clock scale", fmt.Sprintf("%s: %q is not a number.", EnvClockScale, s))
+				return
+			}
+			mc.Clock.Scale = f
+		}
+	}
+	if err := mc.Clock.Validate(); err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("mock").AtName("clock"), "Invalid mock hub clock", "mock.clock: "+err.Error()+".")
+		return
+	}
+	h, err := mock.New(mc)
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("mock").AtName("fleet_file"), "Cannot start the mock hub", err.Error())
+		return
+	}
+	data := &providerData{Hub: h}
+	resp.DataSourceData = data
+	resp.ResourceData = data
+}
+
+func stringOr(v types.String, fallback string) string {
+	if v.IsNull() || v.IsUnknown() {
+		return fallback
+	}
+	return v.ValueString()
+}
+
+func (p *aksProvider) Resources(context.Context) []func() resource.Resource {
+	return nil
+}
+
+func (p *aksProvider) DataSources(context.Context) []func() datasource.DataSource {
+	return []func() datasource.DataSource{
+		newMemberClustersDataSource,
+	}
+}
+
+// hubFrom extracts the hub from provider data given to Configure of a resource or data source.
+func hubFrom(data any) (hub.Hub, error) {
+	if data == nil {
+		return nil, nil // provider not configured yet (validate); callers handle nil
+	}
+	pd, ok := data.(*providerData)
+	if !ok {
+		return nil, fmt.Errorf("unexpected provider data %T; this is a bug in the provider", data)
+	}
+	return pd.Hub, nil
+}
