@@ -1,0 +1,46 @@
+package placement
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Rollout is a rollout strategy resolved for a number of selected clusters.
+type Rollout struct {
+	Type                     string
+	MaxUnavailable           int
+	MaxSurge                 int
+	UnavailablePeriodSeconds int
+}
+
+// ResolveRollout applies the defaults (RollingUpdate, 25%, 25%, 60s) and
+// resolves percentages against the selected count n as ceil(p × n / 100)
+// (placement.md §8). An External strategy has nothing to resolve.
+func ResolveRollout(strategy Strategy, selected int) Rollout {
+	s := WithDefaults(Spec{Strategy: strategy}).Strategy
+	out := Rollout{Type: s.Type}
+	if s.Type != RollingUpdateStrategy || s.RollingUpdate == nil {
+		return out
+	}
+	out.MaxUnavailable = resolveIntOrPercent(*s.RollingUpdate.MaxUnavailable, selected)
+	out.MaxSurge = resolveIntOrPercent(*s.RollingUpdate.MaxSurge, selected)
+	out.UnavailablePeriodSeconds = *s.RollingUpdate.UnavailablePeriodSeconds
+	return out
+}
+
+// resolveIntOrPercent resolves "3" to 3 and "25%" of n to ceil(25 × n / 100).
+// Values Validate rejects resolve to 0.
+func resolveIntOrPercent(v string, n int) int {
+	if p, ok := strings.CutSuffix(v, "%"); ok {
+		pct, err := strconv.Atoi(p)
+		if err != nil || pct < 0 || n < 0 {
+			return 0
+		}
+		return (pct*n + 99) / 100
+	}
+	i, err := strconv.Atoi(v)
+	if err != nil || i < 0 {
+		return 0
+	}
+	return i
+}

@@ -1,0 +1,185 @@
+package placement
+
+import (
+	"testing"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
+)
+
+// stickyFleet scores (with stickyPolicy) d=30, x=30, c=20, a=10, b=10, e=0;
+// modify adjusts one cluster (nil opts removes it).
+func stickyFleet(modify string, opts ...clusterOpt) *fleet.Fleet {
+	cs := []fleet.Cluster{
+		cluster("a", lbl("pref", "1")),
+		cluster("b", lbl("pref", "1")),
+		cluster("c", lbl("pref", "2")),
+		cluster("d", lbl("pref", "3")),
+		cluster("e"),
+		cluster("x", lbl("pref", "3", "env", "dev")),
+	}
+	var out []fleet.Cluster
+	for _, c := range cs {
+		if c.Name == modify {
+			if opts == nil {
+				continue
+			}
+			for _, o := range opts {
+				o(&c)
+			}
+		}
+		out = append(out, c)
+	}
+	return newFleet(out...)
+}
+
+func stickyPolicy(n int, requireDev bool) Policy {
+	p := pickN(n)
+	p.Affinity = &Affinity{Preferred: []PreferredTerm{
+		preferLabels(10, "pref", "1"), preferLabels(20, "pref", "2"), preferLabels(30, "pref", "3"),
+	}}
+	if requireDev {
+		p.Affinity.Required = []ClusterSelectorTerm{{LabelSelector: matchLabels("env", "dev")}}
+	}
+	return p
+}
+
+func TestSticky(t *testing.T) {
+	prev := func(p Policy) *Spec { s := spec(p); return &s }
+	cases := []struct {
+		name   string
+		fleet  *fleet.Fleet
+		policy Policy
+		prev   *Spec
+		held   []string
+		want   []string
+	}{
+		{"create picks the best", stickyFleet(""), stickyPolicy(2, false), nil, nil, []string{"d", "x"}},
+		{"scale out only adds", stickyFleet(""), stickyPolicy(4, false), prev(stickyPolicy(2, false)), []string{"a", "e"}, []string{"a", "e", "d", "x"}},
+		{"unchanged policy keeps held", stickyFleet(""), stickyPolicy(2, false), prev(stickyPolicy(2, false)), []string{"a", "e"}, []string{"a", "e"}},
+		{"resource selector change never reschedules", stickyFleet(""), stickyPolicy(2, false), &Spec{Name: "crp", Policy: stickyPolicy(2, false)}, []string{"a", "e"}, []string{"a", "e"}},
+		{"scale in removes lowest scored, ties smaller name first", stickyFleet(""), stickyPolicy(2, false), prev(stickyPolicy(4, false)), []string{"a", "b", "c", "e"}, []string{"b", "c"}},
+		{"scale in to zero", stickyFleet(""), stickyPolicy(0, false), prev(stickyPolicy(2, false)), []string{"a", "b"}, nil},
+		{"held cluster that left is replaced", stickyFleet("d"), stickyPolicy(2, false), prev(stickyPolicy(2, false)), []string{"d", "e"}, []string{"e", "x"}},
+		{"held leaving cluster is replaced", stickyFleet("d", leaving()), stickyPolicy(2, false), prev(stickyPolicy(2, false)), []string{"d", "e"}, []string{"e", "x"}},
+		{"relabelled held cluster stays", stickyFleet("x", lbl("env", "prod")), stickyPolicy(2, true), prev(stickyPolicy(2, true)), []string{"x"}, []string{"x"}},
+		{"ineligible held cluster stays", stickyFleet("a", staleHeartbeat()), stickyPolicy(1, false), prev(stickyPolicy(1, false)), []string{"a"}, []string{"a"}},
+		{"policy change re-evaluates", stickyFleet(""), stickyPolicy(1, true), prev(stickyPolicy(1, false)), []string{"d"}, []string{"x"}},
+		{"policy change keeps a held cluster that is picked again", stickyFleet(""), stickyPolicy(3, false), prev(stickyPolicy(3, true)), []string{"x", "e"}, []string{"c", "d", "x"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := mustSchedule(t, spec(tc.policy), tc.fleet, tc.held, ScheduleOptions{Prev: tc.prev})
+			if !sameNames(r.Selected, tc.want) {
+				t.Fatalf("selected %v, want %v (%+v)", r.Selected, tc.want, r.Decisions)
+			}
+		})
+	}
+}
+
+func TestStickyBonusBreaksTies(t *testing.T) {
+	f := newFleet(cluster("a"), cluster("b"), cluster("c", lbl("env", "dev")))
+	old := Policy{PlacementType: PickN, NumberOfClusters: intPtr(1), Tolerations: []Toleration{{Key: "k", Value: "v"}}}
+	cur := pickN(1) // tolerations changed: a new policy
+	s := spec(old)
+	r := mustSchedule(t, spec(cur), f, nil, ScheduleOptions{})
+	if !sameNames(r.Selected, []string{"c"}) {
+		t.Fatalf("without held: %v, want c (largest name)", r.Selected)
+	}
+	r = mustSchedule(t, spec(cur), f, []string{"a"}, ScheduleOptions{Prev: &s})
+	if !sameNames(r.Selected, []string{"a"}) {
+		t.Fatalf("with held a after a policy change: %v, want a (obsolete placement bonus)", r.Selected)
+	}
+}
+
+func TestStickyPickAll(t *testing.T) {
+	f := newFleet(cluster("a", lbl("env", "dev")), cluster("b", lbl("env", "prod")), cluster("gone", leaving()))
+	p := Policy{Affinity: &Affinity{Required: []ClusterSelectorTerm{{LabelSelector: matchLabels("env", "prod")}}}}
+	s := spec(p)
+	r := mustSchedule(t, s, f, []string{"a", "gone"}, ScheduleOptions{Prev: &s})
+	if !sameNames(r.Selected, []string{"a", "b"}) {
+		t.Fatalf("unchanged policy: %v, want a (held) and b", r.Selected)
+	}
+	old := spec(Policy{})
+	r = mustSchedule(t, s, f, []string{"a"}, ScheduleOptions{Prev: &old})
+	if !sameNames(r.Selected, []string{"b"}) {
+		t.Fatalf("changed policy: %v, want b", r.Selected)
+	}
+}
+
+func TestStickyScaleInKeepsSpread(t *testing.T) {
+	f := newFleet(
+		cluster("e1", lbl("region", "east")), cluster("e2", lbl("region", "east")),
+		cluster("w1", lbl("region", "west")), cluster("w2", lbl("region", "west")),
+		cluster("n1", lbl("region", "north")), cluster("n2", lbl("region", "north")),
+	)
+	mk := func(n int) Policy {
+		p := pickN(n)
+		p.TopologySpreadConstraints = []TopologySpreadConstraint{spread("region", DoNotSchedule, 1)}
+		return p
+	}
+	old := spec(mk(6))
+	r := mustSchedule(t, spec(mk(3)), f, []string{"e1", "e2", "w1", "w2", "n1", "n2"}, ScheduleOptions{Prev: &old})
+	per := map[byte]int{}
+	for _, n := range r.Selected {
+		per[n[0]]++
+	}
+	if len(r.Selected) != 3 || per['e'] != 1 || per['w'] != 1 || per['n'] != 1 {
+		t.Fatalf("selected %v, want one per region", r.Selected)
+	}
+}
+
+func TestPolicyChanged(t *testing.T) {
+	base := spec(stickyPolicy(2, false))
+	cases := []struct {
+		name string
+		cur  func(Spec) Spec
+		want bool
+	}{
+		{"identical", func(s Spec) Spec { return s }, false},
+		{"scale only", func(s Spec) Spec { s.Policy.NumberOfClusters = intPtr(9); return s }, false},
+		{"resource selectors", func(s Spec) Spec { s.ResourceSelectors = nil; return s }, false},
+		{"defaults are not a change", func(s Spec) Spec {
+			s.Policy.TopologySpreadConstraints = []TopologySpreadConstraint{{TopologyKey: "r"}}
+			return s
+		}, true},
+		{"empty vs nil slices", func(s Spec) Spec { s.Policy.Tolerations = []Toleration{}; return s }, false},
+		{"preferred weight", func(s Spec) Spec {
+			s.Policy.Affinity = &Affinity{Preferred: []PreferredTerm{preferLabels(11, "pref", "1")}}
+			return s
+		}, true},
+	}
+	for _, tc := range cases {
+		b := base
+		if got := policyChanged(&b, tc.cur(base)); got != tc.want {
+			t.Errorf("%s: got %v", tc.name, got)
+		}
+	}
+	withDefaulted := spec(Policy{PlacementType: PickN, NumberOfClusters: intPtr(1), TopologySpreadConstraints: []TopologySpreadConstraint{{TopologyKey: "r"}}})
+	explicit := spec(Policy{PlacementType: PickN, NumberOfClusters: intPtr(1), TopologySpreadConstraints: []TopologySpreadConstraint{{TopologyKey: "r", MaxSkew: intPtr(1), WhenUnsatisfiable: DoNotSchedule}}})
+	if policyChanged(&withDefaulted, explicit) {
+		t.Error("explicit defaults must not count as a change")
+	}
+}
+
+// With topology spread constraints Fleet picks one cluster per cycle and
+// unschedules the obsolete bindings that were not picked at the end of the
+// first cycle, so the obsolete-placement bonus only decides the first pick.
+func TestStickyBonusOnlyForFirstGreedyPick(t *testing.T) {
+	f := newFleet(cluster("a"), cluster("b"), cluster("c"), cluster("d")) // no cluster has the key: all scores tie
+	cur := pickN(2)
+	cur.TopologySpreadConstraints = []TopologySpreadConstraint{spread("region", DoNotSchedule, 1)}
+	old := cur
+	old.Tolerations = []Toleration{{Key: "k", Value: "v"}}
+	s := spec(old)
+	r := mustSchedule(t, spec(cur), f, []string{"a", "b"}, ScheduleOptions{Prev: &s})
+	if !sameNames(r.Selected, []string{"b", "d"}) {
+		t.Fatalf("selected %v, want b (bonus, first pick) and d (larger name, second pick)", r.Selected)
+	}
+	cur.TopologySpreadConstraints = nil
+	old.TopologySpreadConstraints = nil
+	s = spec(old)
+	r = mustSchedule(t, spec(cur), f, []string{"a", "b"}, ScheduleOptions{Prev: &s})
+	if !sameNames(r.Selected, []string{"a", "b"}) {
+		t.Fatalf("without constraints (one batch) selected %v, want a and b", r.Selected)
+	}
+}
