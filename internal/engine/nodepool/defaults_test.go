@@ -1,0 +1,58 @@
+package nodepool
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestWithDefaults(t *testing.T) {
+	tests := []struct {
+		name        string
+		in          NodePool
+		wantBudgets []Budget
+		wantPolicy  string
+		wantExpire  string
+	}{
+		{"unset budgets get the 10% default", NodePool{}, []Budget{budget("10%")}, "WhenEmptyOrUnderutilized", "720h"},
+		{"explicitly empty budgets stay empty", NodePool{Disruption: Disruption{Budgets: []Budget{}}}, []Budget{}, "WhenEmptyOrUnderutilized", "720h"},
+		{"budget without nodes gets 10%", NodePool{Disruption: Disruption{Budgets: []Budget{{Schedule: sp("@daily"), Duration: sp("1h")}, budget("5")}}},
+			[]Budget{scheduled("10%", "@daily", "1h"), budget("5")}, "WhenEmptyOrUnderutilized", "720h"},
+		{"set values are kept", NodePool{
+			Template:   Template{ExpireAfter: sp("Never")},
+			Disruption: Disruption{ConsolidationPolicy: sp("WhenEmpty"), Budgets: []Budget{withReasons(budget("0"))}},
+		}, []Budget{withReasons(budget("0"))}, "WhenEmpty", "Never"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := WithDefaults(tt.in)
+			if !reflect.DeepEqual(got.Disruption.Budgets, tt.wantBudgets) {
+				t.Errorf("budgets = %#v, want %#v", got.Disruption.Budgets, tt.wantBudgets)
+			}
+			if got.Disruption.Budgets == nil {
+				t.Error("budgets must never be nil after defaults")
+			}
+			if *got.Disruption.ConsolidationPolicy != tt.wantPolicy || *got.Template.ExpireAfter != tt.wantExpire {
+				t.Errorf("policy %q expire %q", *got.Disruption.ConsolidationPolicy, *got.Template.ExpireAfter)
+			}
+			if got.Disruption.ConsolidateAfter != nil || got.Template.TerminationGracePeriod != nil || got.Weight != nil {
+				t.Error("no default for consolidateAfter, terminationGracePeriod or weight")
+			}
+		})
+	}
+}
+
+func TestWithDefaultsDoesNotAlias(t *testing.T) {
+	in := validPool()
+	in.Template.Labels = map[string]string{"a": "b"}
+	in.Disruption.Budgets = []Budget{{Reasons: []string{"Drifted"}}}
+	in.Template.Requirements[0].MinValues = ip(1)
+	out := WithDefaults(in)
+	out.Template.Labels["a"] = "changed"
+	out.Disruption.Budgets[0].Reasons[0] = "Empty"
+	*out.Template.Requirements[0].MinValues = 9
+	out.Template.Requirements[0].Values[0] = "Z"
+	if in.Template.Labels["a"] != "b" || in.Disruption.Budgets[0].Reasons[0] != "Drifted" || in.Disruption.Budgets[0].Nodes != nil ||
+		*in.Template.Requirements[0].MinValues != 1 || in.Template.Requirements[0].Values[0] != "D" {
+		t.Errorf("WithDefaults mutated or aliased its input: %+v", in)
+	}
+}

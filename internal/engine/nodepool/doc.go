@@ -1,0 +1,24 @@
+// Package nodepool is a deterministic engine for Karpenter NodePools
+// (karpenter.sh/v1) as run by AKS Node Auto Provisioning (NAP).
+//
+// It reproduces, without any I/O or Kubernetes client, what Karpenter core
+// v1.14 and the AKS provider do with a NodePool:
+//
+//   - Validate and ValidateUpdate: the admission rules of the CRD, the AKS
+//     additions, and the runtime rules Karpenter would otherwise "fail closed"
+//     on (cron schedules with a time zone or day-of-week 7, node counts that
+//     overflow int32, ...). Errors carry a Terraform-style attribute path.
+//   - Warnings: configurations that are accepted but surprising (explicitly
+//     empty budgets, budgets that can never raise the allowance, schedules that
+//     never fire, ...).
+//   - WithDefaults: the defaults the API server would apply.
+//   - Budget.IsActive, AllowedDisruptions and EvaluateBudgets: disruption budget
+//     evaluation exactly as Karpenter's GetAllowedDisruptionsByReason.
+//   - Timeline: the piecewise-constant allowance per reason over a time span.
+//   - Expiring: forceful expiration of existing nodes.
+//   - Drift and ReplacementEstimate: which existing nodes a change drifts, why,
+//     and how quickly the Drifted budgets let Karpenter replace them.
+//
+// No function reads a clock: every time-dependent function takes now (or
+// from) explicitly, and all schedules are evaluated in UTC.
+package nodepool

@@ -1,0 +1,370 @@
+package nodepool
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Validation rules. Each is enforced by one function of this file, named
+// after it (RuleWeightRange by validateWeight, and so on).
+const (
+	RuleWeightRange                  RuleID = "weight_range"
+	RuleLimitName                    RuleID = "limit_name"
+	RuleLimitQuantity                RuleID = "limit_quantity"
+	RuleLabelKey                     RuleID = "label_key"
+	RuleLabelValue                   RuleID = "label_value"
+	RuleRestrictedLabel              RuleID = "restricted_label"
+	RuleKnownLabelValue              RuleID = "known_label_value"
+	RuleNodeClassRefRequired         RuleID = "node_class_ref_required"
+	RuleNodeClassRefImmutable        RuleID = "node_class_ref_immutable"
+	RuleRequirementsMax              RuleID = "requirements_max"
+	RuleRequirementKey               RuleID = "requirement_key"
+	RuleRequirementOperator          RuleID = "requirement_operator"
+	RuleRequirementInValues          RuleID = "requirement_in_values"
+	RuleRequirementNumericValue      RuleID = "requirement_numeric_value"
+	RuleRequirementMinValues         RuleID = "requirement_min_values"
+	RuleRequirementValue             RuleID = "requirement_value"
+	RuleTaintKey                     RuleID = "taint_key"
+	RuleTaintValue                   RuleID = "taint_value"
+	RuleTaintEffect                  RuleID = "taint_effect"
+	RuleTaintDuplicate               RuleID = "taint_duplicate"
+	RuleExpireAfter                  RuleID = "expire_after"
+	RuleTerminationGracePeriod       RuleID = "termination_grace_period"
+	RuleConsolidationPolicy          RuleID = "consolidation_policy"
+	RuleConsolidateAfter             RuleID = "consolidate_after"
+	RuleConsolidateAfterRequired     RuleID = "consolidate_after_required"
+	RuleBudgetsMax                   RuleID = "budgets_max"
+	RuleBudgetNodes                  RuleID = "budget_nodes"
+	RuleBudgetNodesInt32             RuleID = "budget_nodes_int32"
+	RuleBudgetScheduleDurationPaired RuleID = "budget_schedule_duration_paired"
+	RuleBudgetDuration               RuleID = "budget_duration"
+	RuleBudgetSchedule               RuleID = "budget_schedule"
+	RuleBudgetReasons                RuleID = "budget_reasons"
+)
+
+// Limits of list sizes and values from the CRD.
+const (
+	MaxRequirements = 100
+	MaxBudgets      = 50
+	MaxMinValues    = 50
+	MinWeight       = 1
+	MaxWeight       = 100
+)
+
+// Operators lists the requirement operators Karpenter supports.
+var Operators = []string{OperatorIn, OperatorNotIn, OperatorExists, OperatorDoesNotExist, OperatorGt, OperatorLt, OperatorGte, OperatorLte}
+
+// TaintEffects lists the valid taint effects.
+var TaintEffects = []string{TaintEffectNoSchedule, TaintEffectPreferNoSchedule, TaintEffectNoExecute}
+
+// ConsolidationPolicies lists the valid consolidation policies.
+var ConsolidationPolicies = []string{ConsolidationPolicyWhenEmpty, ConsolidationPolicyWhenEmptyOrUnderutilized}
+
+// Validate checks np against every rule of nap.md §2: the CRD's admission
+// rules, the AKS provider's, and the values Kubernetes admits but Karpenter
+// cannot evaluate (it would then fail closed and block disruption). It
+// validates np as written; defaults need not be applied first.
+func Validate(np NodePool) Errors {
+	var es Errors
+	validateWeight(&es, np.Weight)
+	validateLimits(&es, np.Limits)
+	t := NewPath("template")
+	validateLabels(&es, t.Child("labels"), np.Template.Labels)
+	validateNodeClassRef(&es, t.Child("node_class_ref"), np.Template.NodeClassRef)
+	validateRequirements(&es, t.Child("requirements"), np.Template.Requirements)
+	validateTaints(&es, t, np.Template.Taints, np.Template.StartupTaints)
+	validateExpireAfter(&es, t.Child("expire_after"), np.Template.ExpireAfter)
+	validateTerminationGracePeriod(&es, t.Child("termination_grace_period"), np.Template.TerminationGracePeriod)
+	d := NewPath("disruption")
+	validateConsolidationPolicy(&es, d.Child("consolidation_policy"), np.Disruption.ConsolidationPolicy)
+	validateConsolidateAfter(&es, d.Child("consolidate_after"), np.Disruption.ConsolidateAfter)
+	validateBudgets(&es, d.Child("budgets"), np.Disruption.Budgets)
+	return es
+}
+
+// ValidateUpdate validates next and the transition from prev: on top of
+// Validate, nodeClassRef.group and nodeClassRef.kind are immutable.
+func ValidateUpdate(prev, next NodePool) Errors {
+	es := Validate(next)
+	p := NewPath("template", "node_class_ref")
+	if prev.Template.NodeClassRef.Group != next.Template.NodeClassRef.Group {
+		es.add(p.Child("group"), RuleNodeClassRefImmutable,
+			fmt.Sprintf("node_class_ref.group is immutable (was %q, now %q)", prev.Template.NodeClassRef.Group, next.Template.NodeClassRef.Group),
+			"Keep the previous group, or replace the NodePool")
+	}
+	if prev.Template.NodeClassRef.Kind != next.Template.NodeClassRef.Kind {
+		es.add(p.Child("kind"), RuleNodeClassRefImmutable,
+			fmt.Sprintf("node_class_ref.kind is immutable (was %q, now %q)", prev.Template.NodeClassRef.Kind, next.Template.NodeClassRef.Kind),
+			"Keep the previous kind, or replace the NodePool")
+	}
+	return es
+}
+
+// validateWeight enforces RuleWeightRange: 1–100 when set.
+func validateWeight(es *Errors, w *int32) {
+	if w != nil && (*w < MinWeight || *w > MaxWeight) {
+		es.add(NewPath("weight"), RuleWeightRange, fmt.Sprintf("weight must be between %d and %d, got %d", MinWeight, MaxWeight, *w),
+			"Set a weight from 1 to 100, or omit it (unset weight is treated as 0)")
+	}
+}
+
+// validateLimits enforces RuleLimitName and RuleLimitQuantity.
+func validateLimits(es *Errors, limits map[string]string) {
+	p := NewPath("limits")
+	for _, k := range sortedKeys(limits) {
+		if k == "" {
+			es.add(p.AtKey(k), RuleLimitName, "resource name must not be empty", "Use a resource name such as cpu, memory or nodes")
+			continue
+		}
+		if v := limits[k]; !validQuantity(v) {
+			es.add(p.AtKey(k), RuleLimitQuantity, fmt.Sprintf("%q is not a Kubernetes quantity", v),
+				`Use a quantity such as "100", "1000m", "64Gi" or "1e3"`)
+		}
+	}
+}
+
+// validateLabels enforces RuleLabelKey, RuleLabelValue, RuleRestrictedLabel
+// and RuleKnownLabelValue on template labels.
+func validateLabels(es *Errors, p Path, labels map[string]string) {
+	for _, k := range sortedKeys(labels) {
+		kp := p.AtKey(k)
+		if errs := qualifiedNameErrors(k); len(errs) > 0 {
+			es.add(kp, RuleLabelKey, fmt.Sprintf("label key %q is not a qualified name: %s", k, strings.Join(errs, "; ")),
+				"Use an optional DNS subdomain prefix and a name of at most 63 alphanumerics, '-', '_' or '.', e.g. example.com/team")
+		} else if why := RestrictedLabel(k); why != "" {
+			es.add(kp, RuleRestrictedLabel, why, restrictedFix)
+		}
+		v := labels[k]
+		if errs := labelValueErrors(v); len(errs) > 0 {
+			es.add(kp, RuleLabelValue, fmt.Sprintf("label value %q is invalid: %s", v, strings.Join(errs, "; ")), labelValueFix)
+		} else if allowed, bad := unknownValue(k, v); bad {
+			es.add(kp, RuleKnownLabelValue, fmt.Sprintf("%q is not a known value of %s", v, k), "Use one of "+strings.Join(allowed, ", "))
+		}
+	}
+}
+
+const restrictedFix = "Use a custom label in your own domain, or one of the well-known keys NAP allows"
+const labelValueFix = "Use at most 63 characters: alphanumerics, '-', '_' or '.', starting and ending with an alphanumeric (or an empty value)"
+
+// validateNodeClassRef enforces RuleNodeClassRefRequired.
+func validateNodeClassRef(es *Errors, p Path, ref NodeClassRef) {
+	for _, f := range []struct{ name, value, example string }{
+		{"group", ref.Group, "karpenter.azure.com"},
+		{"kind", ref.Kind, "AKSNodeClass"},
+		{"name", ref.Name, "default"},
+	} {
+		if f.value == "" {
+			es.add(p.Child(f.name), RuleNodeClassRefRequired, "node_class_ref."+f.name+" is required",
+				fmt.Sprintf("Set it, e.g. %q", f.example))
+		}
+	}
+}
+
+// validateRequirements enforces RuleRequirementsMax, RuleRequirementKey,
+// RuleRestrictedLabel, RuleRequirementOperator, RuleRequirementInValues,
+// RuleRequirementNumericValue, RuleRequirementMinValues,
+// RuleRequirementValue and RuleKnownLabelValue.
+func validateRequirements(es *Errors, p Path, reqs []Requirement) {
+	if len(reqs) > MaxRequirements {
+		es.add(p, RuleRequirementsMax, fmt.Sprintf("at most %d requirements are allowed, got %d", MaxRequirements, len(reqs)), "Merge or remove requirements")
+	}
+	for i, r := range reqs {
+		rp := p.AtIndex(i)
+		if errs := qualifiedNameErrors(r.Key); len(errs) > 0 {
+			es.add(rp.Child("key"), RuleRequirementKey, fmt.Sprintf("key %q is not a qualified name: %s", r.Key, strings.Join(errs, "; ")),
+				"Use a label key such as karpenter.azure.com/sku-family")
+		} else if why := RestrictedLabel(r.Key); why != "" {
+			es.add(rp.Child("key"), RuleRestrictedLabel, why, restrictedFix)
+		}
+		if !contains(Operators, r.Operator) {
+			es.add(rp.Child("operator"), RuleRequirementOperator, fmt.Sprintf("operator %q is not supported", r.Operator),
+				"Use one of "+strings.Join(Operators, ", "))
+		}
+		vp := rp.Child("values")
+		switch r.Operator {
+		case OperatorIn:
+			if len(r.Values) == 0 {
+				es.add(vp, RuleRequirementInValues, "operator In needs at least one value", "Add a value, or use Exists")
+			}
+		case OperatorGt, OperatorLt, OperatorGte, OperatorLte:
+			if len(r.Values) != 1 || !nonNegativeInt(r.Values[0]) {
+				es.add(vp, RuleRequirementNumericValue, fmt.Sprintf("operator %s needs exactly one non-negative integer value, got %q", r.Operator, r.Values),
+					`Use a single value such as ["4"]`)
+			}
+		}
+		for _, v := range r.Values {
+			if errs := labelValueErrors(v); len(errs) > 0 {
+				es.add(vp, RuleRequirementValue, fmt.Sprintf("value %q is not a valid label value: %s", v, strings.Join(errs, "; ")), labelValueFix)
+			} else if r.Operator == OperatorIn || r.Operator == OperatorNotIn {
+				if allowed, bad := unknownValue(r.Key, v); bad {
+					es.add(vp, RuleKnownLabelValue, fmt.Sprintf("%q is not a known value of %s", v, r.Key), "Use one of "+strings.Join(allowed, ", "))
+				}
+			}
+		}
+		if mv := r.MinValues; mv != nil {
+			switch {
+			case *mv < 1 || *mv > MaxMinValues:
+				es.add(rp.Child("min_values"), RuleRequirementMinValues, fmt.Sprintf("min_values must be between 1 and %d, got %d", MaxMinValues, *mv),
+					"Set min_values from 1 to 50, or omit it")
+			case r.Operator == OperatorIn && len(r.Values) < *mv:
+				es.add(rp.Child("min_values"), RuleRequirementMinValues, fmt.Sprintf("min_values is %d but only %d values are listed", *mv, len(r.Values)),
+					"List at least min_values values, or lower min_values")
+			}
+		}
+	}
+}
+
+func nonNegativeInt(s string) bool {
+	v, err := strconv.ParseInt(s, 10, 64)
+	return err == nil && v >= 0
+}
+
+// validateTaints enforces RuleTaintKey, RuleTaintValue, RuleTaintEffect and
+// RuleTaintDuplicate across taints and startup_taints together.
+func validateTaints(es *Errors, t Path, taints, startup []Taint) {
+	type keyEffect struct{ key, effect string }
+	seen := map[keyEffect]string{}
+	for _, set := range []struct {
+		name   string
+		taints []Taint
+	}{{"taints", taints}, {"startup_taints", startup}} {
+		for i, taint := range set.taints {
+			tp := t.Child(set.name).AtIndex(i)
+			if taint.Key == "" {
+				es.add(tp.Child("key"), RuleTaintKey, "taint key is required", "Set a key such as example.com/dedicated")
+			} else if errs := qualifiedNameErrors(taint.Key); len(errs) > 0 {
+				es.add(tp.Child("key"), RuleTaintKey, fmt.Sprintf("taint key %q is not a qualified name: %s", taint.Key, strings.Join(errs, "; ")),
+					"Use a key such as example.com/dedicated")
+			}
+			if errs := labelValueErrors(taint.Value); len(errs) > 0 {
+				es.add(tp.Child("value"), RuleTaintValue, fmt.Sprintf("taint value %q is invalid: %s", taint.Value, strings.Join(errs, "; ")), labelValueFix)
+			}
+			if !contains(TaintEffects, taint.Effect) {
+				es.add(tp.Child("effect"), RuleTaintEffect, fmt.Sprintf("effect %q is not valid", taint.Effect),
+					"Use one of "+strings.Join(TaintEffects, ", "))
+			}
+			ke := keyEffect{taint.Key, taint.Effect}
+			if first, dup := seen[ke]; dup {
+				es.add(tp, RuleTaintDuplicate, fmt.Sprintf("taint %s:%s duplicates %s (the key/effect pair must be unique across taints and startup_taints)", taint.Key, taint.Effect, first),
+					"Remove one of them, or change its key or effect")
+			} else {
+				seen[ke] = tp.String()
+			}
+		}
+	}
+}
+
+// validateExpireAfter enforces RuleExpireAfter.
+func validateExpireAfter(es *Errors, p Path, v *string) {
+	if v != nil {
+		checkDuration(es, p, RuleExpireAfter, *v, true)
+	}
+}
+
+// validateTerminationGracePeriod enforces RuleTerminationGracePeriod.
+func validateTerminationGracePeriod(es *Errors, p Path, v *string) {
+	if v != nil {
+		checkDuration(es, p, RuleTerminationGracePeriod, *v, false)
+	}
+}
+
+// checkDuration checks a duration attribute against its CRD pattern and that
+// Go can represent it (Kubernetes admits "9999999999h", which Karpenter then
+// cannot read).
+func checkDuration(es *Errors, p Path, id RuleID, v string, allowNever bool) {
+	pattern, units, example := durationPattern, "only s, m and h units", `"30s", "10m" or "1h30m"`
+	if allowNever {
+		pattern, units, example = nillableDurationPattern, `only s, m and h units, or "Never"`, `"30s", "720h", "1h30m" or "Never"`
+	}
+	if !pattern.MatchString(v) {
+		es.add(p, id, fmt.Sprintf("%q is not a valid duration (%s)", v, units), "Use e.g. "+example)
+		return
+	}
+	if v != Never {
+		if _, err := time.ParseDuration(v); err != nil {
+			es.add(p, id, fmt.Sprintf("%q is too large to represent", v), "Use a duration below about 2562047h")
+		}
+	}
+}
+
+// validateConsolidationPolicy enforces RuleConsolidationPolicy.
+func validateConsolidationPolicy(es *Errors, p Path, v *string) {
+	if v != nil && !contains(ConsolidationPolicies, *v) {
+		es.add(p, RuleConsolidationPolicy, fmt.Sprintf("consolidation policy %q is not valid", *v), "Use WhenEmpty or WhenEmptyOrUnderutilized")
+	}
+}
+
+// validateConsolidateAfter enforces RuleConsolidateAfterRequired (AKS) and
+// RuleConsolidateAfter.
+func validateConsolidateAfter(es *Errors, p Path, v *string) {
+	if v == nil {
+		es.add(p, RuleConsolidateAfterRequired, "consolidate_after is required on AKS", `Set it, e.g. "30s", "0s" or "Never"`)
+		return
+	}
+	checkDuration(es, p, RuleConsolidateAfter, *v, true)
+}
+
+// validateBudgets enforces RuleBudgetsMax, RuleBudgetNodes,
+// RuleBudgetNodesInt32, RuleBudgetScheduleDurationPaired,
+// RuleBudgetDuration, RuleBudgetSchedule and RuleBudgetReasons.
+func validateBudgets(es *Errors, p Path, budgets []Budget) {
+	if len(budgets) > MaxBudgets {
+		es.add(p, RuleBudgetsMax, fmt.Sprintf("at most %d budgets are allowed, got %d", MaxBudgets, len(budgets)), "Merge or remove budgets")
+	}
+	for i, b := range budgets {
+		bp := p.AtIndex(i)
+		if b.Nodes != nil {
+			validateBudgetNodes(es, bp.Child("nodes"), *b.Nodes)
+		}
+		if (b.Schedule == nil) != (b.Duration == nil) {
+			missing, present := "duration", "schedule"
+			if b.Schedule == nil {
+				missing, present = "schedule", "duration"
+			}
+			es.add(bp.Child(missing), RuleBudgetScheduleDurationPaired, fmt.Sprintf("%s is set without %s; schedule and duration must be set together", present, missing),
+				fmt.Sprintf("Set %s too, or remove %s to make the budget always active", missing, present))
+		}
+		if b.Duration != nil && !budgetDurationPattern.MatchString(*b.Duration) {
+			es.add(bp.Child("duration"), RuleBudgetDuration, fmt.Sprintf("%q is not a valid budget duration (hours and minutes only)", *b.Duration),
+				`Use e.g. "10m", "8h" or "1h30m"`)
+		} else if b.Duration != nil {
+			if _, err := time.ParseDuration(*b.Duration); err != nil {
+				es.add(bp.Child("duration"), RuleBudgetDuration, fmt.Sprintf("%q is too large to represent", *b.Duration), "Use a duration below about 2562047h")
+			}
+		}
+		if b.Schedule != nil {
+			if rule, fix, ok := checkSchedule(*b.Schedule); !ok {
+				es.add(bp.Child("schedule"), RuleBudgetSchedule, rule, fix)
+			}
+		}
+		for _, r := range b.Reasons {
+			if !contains(reasonNames(), r) {
+				es.add(bp.Child("reasons"), RuleBudgetReasons, fmt.Sprintf("reason %q is not a disruption reason", r), "Use Empty, Drifted or Underutilized")
+			}
+		}
+	}
+}
+
+// validateBudgetNodes enforces RuleBudgetNodes and RuleBudgetNodesInt32.
+func validateBudgetNodes(es *Errors, p Path, nodes string) {
+	if !budgetNodesPattern.MatchString(nodes) {
+		es.add(p, RuleBudgetNodes, fmt.Sprintf("%q is not a node count or a percentage from 0%% to 100%%", nodes), `Use e.g. "5" or "10%"`)
+		return
+	}
+	if !strings.HasSuffix(nodes, "%") {
+		if _, err := strconv.ParseInt(nodes, 10, 32); err != nil {
+			es.add(p, RuleBudgetNodesInt32, fmt.Sprintf("%s does not fit a 32-bit integer (Kubernetes admits it, but Karpenter misreads it)", nodes),
+				"Use at most 2147483647, or remove the budget for unlimited disruption")
+		}
+	}
+}
+
+func reasonNames() []string {
+	out := make([]string, len(Reasons))
+	for i, r := range Reasons {
+		out[i] = string(r)
+	}
+	return out
+}
