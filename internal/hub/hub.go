@@ -3,36 +3,194 @@
 // and azure (Azure Resource Manager and the fleet hub cluster).
 //
 // Hubs store and execute; they never decide policy. Every rule lives in
-// internal/engine, and a hub calls the engine where the real system would
-// run the same logic (the mock hub runs the Fleet scheduler on apply, as the
-// real hub's scheduler does).
+// internal/engine, and a hub calls the engine where the real system runs the
+// same logic (the mock hub runs the Fleet scheduler when a placement is
+// applied, as the real hub's scheduler does).
+//
+// The interface follows the real APIs: every object has an ETag and writes
+// take a Precondition (If-Match / If-None-Match), objects not found return
+// ErrNotFound, and a write that the service would refuse because of the
+// object's state returns a *ConflictError.
 package hub
 
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
+	"github.com/fleetform/terraform-provider-aks/internal/engine/nodepool"
+	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
+	"github.com/fleetform/terraform-provider-aks/internal/engine/update"
 )
 
 // Hub is what the provider applies against.
 type Hub interface {
 	Inventory
+	Placements
+	UpdateStrategies
+	UpdateRuns
+	AutoUpgradeProfiles
+	NodePools
 }
 
 // Inventory is the read side of the fleet: its members and release catalogs.
 type Inventory interface {
 	// Now is the hub's clock. The mock hub may run a fixed or scaled clock;
-	// every time-dependent evaluation uses this, never the local clock.
+	// every time-dependent evaluation uses it, never the local clock.
 	Now() time.Time
 	// Fleet returns the current fleet: every member cluster with all its
-	// facts, and the regions' release catalogs.
+	// facts, and the regions' release catalogs. Callers must not modify it.
 	Fleet(ctx context.Context) (*fleet.Fleet, error)
 }
 
-// ErrNotFound is returned by a hub for an object that does not exist.
+// Placements is the ClusterResourcePlacement API of the fleet hub cluster.
+type Placements interface {
+	GetPlacement(ctx context.Context, name string) (*Placement, error)
+	// ApplyPlacement creates or updates a placement; the hub's scheduler then
+	// makes its decisions, which the returned status reports.
+	ApplyPlacement(ctx context.Context, p Placement, pre Precondition) (*Placement, error)
+	DeletePlacement(ctx context.Context, name string, pre Precondition) error
+}
+
+// UpdateStrategies is the fleets/updateStrategies API.
+type UpdateStrategies interface {
+	GetUpdateStrategy(ctx context.Context, name string) (*UpdateStrategy, error)
+	PutUpdateStrategy(ctx context.Context, s UpdateStrategy, pre Precondition) (*UpdateStrategy, error)
+	DeleteUpdateStrategy(ctx context.Context, name string, pre Precondition) error
+}
+
+// UpdateRuns is the fleets/updateRuns API with its actions.
+type UpdateRuns interface {
+	GetUpdateRun(ctx context.Context, name string) (*UpdateRun, error)
+	// PutUpdateRun creates a run (not started) or changes one that is still
+	// NotStarted; otherwise it returns a *ConflictError.
+	PutUpdateRun(ctx context.Context, r UpdateRun, pre Precondition) (*UpdateRun, error)
+	DeleteUpdateRun(ctx context.Context, name string, pre Precondition) error
+	// StartUpdateRun starts a run that is NotStarted, Stopped, Failed or Completed.
+	StartUpdateRun(ctx context.Context, name string, pre Precondition) (*UpdateRun, error)
+	// StopUpdateRun stops a running run: nothing new starts.
+	StopUpdateRun(ctx context.Context, name string, pre Precondition) (*UpdateRun, error)
+	// SkipUpdateRun skips members, groups, stages or after-stage waits.
+	SkipUpdateRun(ctx context.Context, name string, targets []update.SkipTarget, pre Precondition) (*UpdateRun, error)
+}
+
+// AutoUpgradeProfiles is the fleets/autoUpgradeProfiles API.
+type AutoUpgradeProfiles interface {
+	GetAutoUpgradeProfile(ctx context.Context, name string) (*AutoUpgradeProfile, error)
+	PutAutoUpgradeProfile(ctx context.Context, p AutoUpgradeProfile, pre Precondition) (*AutoUpgradeProfile, error)
+	DeleteAutoUpgradeProfile(ctx context.Context, name string, pre Precondition) error
+	// GenerateUpdateRun creates (without starting) the run the profile would
+	// trigger now, and returns its name.
+	GenerateUpdateRun(ctx context.Context, profile string) (string, error)
+}
+
+// NodePools is the karpenter.sh/v1 NodePool API of member clusters.
+type NodePools interface {
+	GetNodePool(ctx context.Context, cluster, name string) (*NodePool, error)
+	ApplyNodePool(ctx context.Context, np NodePool, pre Precondition) (*NodePool, error)
+	DeleteNodePool(ctx context.Context, cluster, name string, pre Precondition) error
+}
+
+// Meta is what every hub object carries.
+type Meta struct {
+	Name       string
+	ETag       string
+	Generation int64
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
+}
+
+// Precondition guards a write.
+type Precondition struct {
+	// IfMatch requires the object's current ETag.
+	IfMatch string
+	// IfNoneMatch requires that the object does not exist yet.
+	IfNoneMatch bool
+}
+
+// Condition is a Kubernetes-style status condition.
+type Condition struct {
+	Type               string
+	Status             string
+	Reason             string
+	Message            string
+	LastTransitionTime time.Time
+}
+
+// Placement is a ClusterResourcePlacement.
+type Placement struct {
+	Meta
+	Spec   placement.Spec
+	Status PlacementStatus
+}
+
+// PlacementStatus is what the hub's scheduler decided.
+type PlacementStatus struct {
+	ObservedGeneration int64
+	// Selected are the clusters the placement holds, sorted.
+	Selected []string
+	// Decisions are the scheduler's decisions of the last scheduling cycle.
+	Decisions []placement.Decision
+	Requested int
+	Fulfilled bool
+	Message   string
+	// Policy is the scheduling policy the decisions were made for (sticky semantics compare against it).
+	Policy     placement.Policy
+	Conditions []Condition
+}
+
+// UpdateStrategy is a fleets/updateStrategies resource.
+type UpdateStrategy struct {
+	Meta
+	Spec update.Strategy
+}
+
+// UpdateRun is a fleets/updateRuns resource.
+type UpdateRun struct {
+	Meta
+	Spec update.RunSpec
+	// ResolvedStrategy is the strategy copied into the run when it was created.
+	ResolvedStrategy *update.Strategy
+	Status           update.RunStatus
+}
+
+// AutoUpgradeProfile is a fleets/autoUpgradeProfiles resource.
+type AutoUpgradeProfile struct {
+	Meta
+	Spec   update.ProfileSpec
+	Status update.ProfileStatus
+}
+
+// NodePool is a Karpenter NodePool on a member cluster.
+type NodePool struct {
+	Meta
+	Cluster string
+	Spec    nodepool.NodePool
+	Status  NodePoolStatus
+}
+
+// NodePoolStatus is the pool's live state.
+type NodePoolStatus struct {
+	Nodes      []nodepool.Node
+	Total      int
+	Disrupting int
+}
+
+// ErrNotFound is returned for an object that does not exist.
 var ErrNotFound = errors.New("not found")
 
 // ErrPreconditionFailed is returned when an ETag precondition does not hold.
 var ErrPreconditionFailed = errors.New("precondition failed: the object was changed by someone else")
+
+// ConflictError is a write the service refuses because of the object's state.
+type ConflictError struct {
+	Object string
+	Reason string
+}
+
+func (e *ConflictError) Error() string { return fmt.Sprintf("conflict: %s: %s", e.Object, e.Reason) }
+
+// ObjectMeta gives generic code access to an object's metadata.
+func (m *Meta) ObjectMeta() *Meta { return m }

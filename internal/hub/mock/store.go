@@ -12,6 +12,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/fleetform/terraform-provider-aks/internal/hub"
 )
 
 // Store is the mock hub's persistent state: a bbolt database file.
@@ -30,11 +32,11 @@ type Store struct {
 	mu          sync.Mutex // serialises this process's own operations
 }
 
-// ErrNotFound is returned when a record does not exist.
-var ErrNotFound = errors.New("not found")
-
-// ErrPreconditionFailed is returned when an ETag precondition does not hold.
-var ErrPreconditionFailed = errors.New("precondition failed")
+// Errors are the hub's, so that callers see the same errors from every hub.
+var (
+	ErrNotFound           = hub.ErrNotFound
+	ErrPreconditionFailed = hub.ErrPreconditionFailed
+)
 
 // OpenStore prepares the database at path, creating it and its folder if needed.
 func OpenStore(path string) (*Store, error) {
@@ -105,10 +107,7 @@ type Record struct {
 
 // Precondition guards a write: IfMatch requires the current ETag; IfNoneMatch
 // requires that the record does not exist yet.
-type Precondition struct {
-	IfMatch     string
-	IfNoneMatch bool
-}
+type Precondition = hub.Precondition
 
 // Get reads a record from a bucket.
 func (s *Store) Get(bucket, key string) (Record, error) {
@@ -137,8 +136,14 @@ func getRecord(tx *bolt.Tx, bucket, key string) (Record, error) {
 	return rec, nil
 }
 
-// PutTx writes body under bucket/key inside tx, checking pre, and returns the new record.
+// PutTx writes body under bucket/key inside tx, checking pre, and returns the
+// new record. Every write gets a new ETag; the generation counts writes of the
+// specification (status-only writes keep it, as in Kubernetes).
 func PutTx(tx *bolt.Tx, bucket, key string, body any, pre Precondition, now time.Time) (Record, error) {
+	return putTx(tx, bucket, key, body, pre, now, true)
+}
+
+func putTx(tx *bolt.Tx, bucket, key string, body any, pre Precondition, now time.Time, specChanged bool) (Record, error) {
 	b, err := tx.CreateBucketIfNotExists([]byte(bucket))
 	if err != nil {
 		return Record{}, err
@@ -159,7 +164,10 @@ func PutTx(tx *bolt.Tx, bucket, key string, body any, pre Precondition, now time
 	if err != nil {
 		return Record{}, err
 	}
-	rec := Record{ETag: `"` + strconv.FormatUint(seq, 10) + `"`, Generation: old.Generation + 1, CreatedAt: old.CreatedAt, UpdatedAt: now, Body: raw}
+	rec := Record{ETag: `"` + strconv.FormatUint(seq, 10) + `"`, Generation: old.Generation, CreatedAt: old.CreatedAt, UpdatedAt: now, Body: raw}
+	if specChanged || !exists {
+		rec.Generation++
+	}
 	if !exists {
 		rec.CreatedAt = now
 	}

@@ -1,0 +1,72 @@
+package mock
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
+	"github.com/fleetform/terraform-provider-aks/internal/engine/nodepool"
+	"github.com/fleetform/terraform-provider-aks/internal/hub"
+)
+
+func nodePoolKey(cluster, name string) string { return cluster + nodePoolKeySep + name }
+
+// GetNodePool returns a stored NodePool with its live nodes: the member
+// cluster's NAP nodes from the inventory that belong to the pool.
+func (h *Hub) GetNodePool(ctx context.Context, cluster, name string) (*hub.NodePool, error) {
+	np, err := get[hub.NodePool](h.store, bucketNodePools, nodePoolKey(cluster, name))
+	if err != nil {
+		return nil, err
+	}
+	c, err := h.member(ctx, cluster)
+	if err != nil {
+		return nil, err
+	}
+	np.Status = nodePoolStatus(c, name)
+	return np, nil
+}
+
+// ApplyNodePool creates or updates a NodePool on a member cluster.
+func (h *Hub) ApplyNodePool(ctx context.Context, np hub.NodePool, pre Precondition) (*hub.NodePool, error) {
+	c, err := h.member(ctx, np.Cluster)
+	if err != nil {
+		return nil, err
+	}
+	np.Status = hub.NodePoolStatus{}
+	out, err := put[hub.NodePool](h.store, bucketNodePools, nodePoolKey(np.Cluster, np.Name), &np, pre, h.Now())
+	if err != nil {
+		return nil, err
+	}
+	out.Status = nodePoolStatus(c, np.Name)
+	return out, nil
+}
+
+// DeleteNodePool removes a NodePool.
+func (h *Hub) DeleteNodePool(_ context.Context, cluster, name string, pre Precondition) error {
+	return del(h.store, bucketNodePools, nodePoolKey(cluster, name), pre)
+}
+
+func (h *Hub) member(ctx context.Context, name string) (*fleet.Cluster, error) {
+	f, err := h.Fleet(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c, ok := f.Cluster(name)
+	if !ok {
+		return nil, fmt.Errorf("member cluster %q: %w in the fleet", name, ErrNotFound)
+	}
+	return c, nil
+}
+
+func nodePoolStatus(c *fleet.Cluster, pool string) hub.NodePoolStatus {
+	var s hub.NodePoolStatus
+	for _, n := range c.NAPNodes {
+		if n.NodePool != pool {
+			continue
+		}
+		s.Nodes = append(s.Nodes, nodepool.Node{Name: n.Name, NodePool: n.NodePool, Labels: n.Labels, CreatedAt: n.CreatedAt,
+			Ready: n.Ready, MarkedForDeletion: n.MarkedForDeletion, DoNotDisrupt: n.DoNotDisrupt})
+	}
+	s.Total, s.Disrupting = nodepool.CountNodes(s.Nodes)
+	return s
+}

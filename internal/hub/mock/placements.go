@@ -1,0 +1,148 @@
+package mock
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
+	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
+	"github.com/fleetform/terraform-provider-aks/internal/hub"
+)
+
+// Condition types and reasons of a ClusterResourcePlacement's scheduling.
+const (
+	ConditionScheduled   = "ClusterResourcePlacementScheduled"
+	ReasonFulfilled      = "SchedulingPolicyFulfilled"
+	ReasonUnfulfilled    = "SchedulingPolicyUnfulfilled"
+	conditionStatusTrue  = "True"
+	conditionStatusFalse = "False"
+)
+
+// GetPlacement returns a placement with the decisions the Fleet scheduler
+// holds now. The real scheduler reacts to fleet changes continuously; the
+// mock catches up lazily: it re-runs the scheduler for the unchanged policy
+// against the current fleet (held clusters stay, PickAll takes new eligible
+// clusters, PickN replaces departed ones) and records any change.
+func (h *Hub) GetPlacement(ctx context.Context, name string) (*hub.Placement, error) {
+	f, err := h.Fleet(ctx)
+	if err != nil {
+		return nil, err
+	}
+	now := h.Now()
+	p, err := get[hub.Placement](h.store, bucketPlacements, name)
+	if err != nil {
+		return nil, err
+	}
+	status, err := schedule(p.Spec, p, f, now)
+	if err != nil {
+		return nil, err
+	}
+	if sameDecisions(status, p.Status) {
+		return p, nil
+	}
+	err = h.store.Update(func(tx *bolt.Tx) error {
+		cur, err := loadTx[hub.Placement](tx, bucketPlacements, name)
+		if err != nil {
+			return err
+		}
+		if cur.ETag != p.ETag { // changed meanwhile: the writer already scheduled
+			p = cur
+			return nil
+		}
+		p.Status = withConditions(status, p.Status, p.Generation, now)
+		return saveTx[hub.Placement](tx, bucketPlacements, name, p, Precondition{}, now, false)
+	})
+	return p, err
+}
+
+// ApplyPlacement stores the placement and runs the scheduler with sticky
+// semantics against its current decisions.
+func (h *Hub) ApplyPlacement(ctx context.Context, p hub.Placement, pre Precondition) (*hub.Placement, error) {
+	if err := checkName(p.Name); err != nil {
+		return nil, err
+	}
+	f, err := h.Fleet(ctx)
+	if err != nil {
+		return nil, err
+	}
+	now := h.Now()
+	err = h.store.Update(func(tx *bolt.Tx) error {
+		old, err := loadTx[hub.Placement](tx, bucketPlacements, p.Name)
+		if err != nil && !errors.Is(err, ErrNotFound) {
+			return err
+		}
+		status, err := schedule(p.Spec, old, f, now)
+		if err != nil {
+			return err
+		}
+		var prevStatus hub.PlacementStatus
+		if old != nil {
+			prevStatus = old.Status
+		}
+		p.Status = status
+		if err := saveTx[hub.Placement](tx, bucketPlacements, p.Name, &p, pre, now, true); err != nil {
+			return err
+		}
+		p.Status = withConditions(status, prevStatus, p.Generation, now)
+		return saveTx[hub.Placement](tx, bucketPlacements, p.Name, &p, Precondition{}, now, false)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// DeletePlacement removes a placement and its decisions.
+func (h *Hub) DeletePlacement(_ context.Context, name string, pre Precondition) error {
+	return del(h.store, bucketPlacements, name, pre)
+}
+
+// schedule runs the engine for spec, holding what old holds.
+func schedule(spec placement.Spec, old *hub.Placement, f *fleet.Fleet, now time.Time) (hub.PlacementStatus, error) {
+	var held []string
+	var opts placement.ScheduleOptions
+	if old != nil {
+		held = old.Status.Selected
+		prev := old.Spec
+		prev.Policy = old.Status.Policy
+		opts.Prev = &prev
+	}
+	res, err := placement.Schedule(spec, f, held, now, opts)
+	if err != nil {
+		return hub.PlacementStatus{}, err
+	}
+	return hub.PlacementStatus{
+		Selected:  res.Selected,
+		Decisions: res.Decisions,
+		Requested: res.Requested,
+		Fulfilled: res.Fulfilled,
+		Message:   res.UnfulfilledMessage,
+		Policy:    spec.Policy,
+	}, nil
+}
+
+func sameDecisions(a, b hub.PlacementStatus) bool {
+	a.Conditions, b.Conditions, a.ObservedGeneration, b.ObservedGeneration = nil, nil, 0, 0
+	return reflect.DeepEqual(a, b)
+}
+
+// withConditions sets the Scheduled condition, keeping its transition time while its status is unchanged.
+func withConditions(s, prev hub.PlacementStatus, generation int64, now time.Time) hub.PlacementStatus {
+	s.ObservedGeneration = generation
+	c := hub.Condition{Type: ConditionScheduled, Status: conditionStatusTrue, Reason: ReasonFulfilled, LastTransitionTime: now,
+		Message: "found all cluster needed as specified by the scheduling policy"}
+	if !s.Fulfilled {
+		c.Status, c.Reason, c.Message = conditionStatusFalse, ReasonUnfulfilled, s.Message
+	}
+	for _, pc := range prev.Conditions {
+		if pc.Type == c.Type && pc.Status == c.Status {
+			c.LastTransitionTime = pc.LastTransitionTime
+		}
+	}
+	s.Conditions = []hub.Condition{c}
+	return s
+}
