@@ -1,0 +1,91 @@
+package provider
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+type bridgeInner struct {
+	MatchLabels map[string]string
+	Values      []string
+}
+
+type bridgeDoc struct {
+	Name             string
+	NumberOfClusters *int
+	Weight           int
+	Enabled          bool
+	Budgets          []bridgeInner
+	Other            *bridgeInner
+}
+
+var bridgeType = tftypes.Object{AttributeTypes: map[string]tftypes.Type{
+	"name":               tftypes.String,
+	"number_of_clusters": tftypes.Number,
+	"weight":             tftypes.Number,
+	"enabled":            tftypes.Bool,
+	"budgets": tftypes.List{ElementType: tftypes.Object{AttributeTypes: map[string]tftypes.Type{
+		"match_labels": tftypes.Map{ElementType: tftypes.String},
+		"values":       tftypes.List{ElementType: tftypes.String},
+	}}},
+	"other": tftypes.Object{AttributeTypes: map[string]tftypes.Type{
+		"match_labels": tftypes.Map{ElementType: tftypes.String},
+		"values":       tftypes.List{ElementType: tftypes.String},
+	}},
+	"computed_only": tftypes.String,
+}}
+
+func TestBridgeRoundTrip(t *testing.T) {
+	n := 3
+	cases := []bridgeDoc{
+		{Name: "a", NumberOfClusters: &n, Weight: -20, Enabled: true, Budgets: []bridgeInner{{MatchLabels: map[string]string{"Fleet.Azure.com/Snake_Case": "v", "empty": ""}, Values: []string{"x", ""}}}},
+		{Name: "nil lists stay null", Budgets: nil},
+		{Name: "empty lists stay empty", Budgets: []bridgeInner{}, Other: &bridgeInner{Values: []string{}}},
+	}
+	attrs := []string{"name", "number_of_clusters", "weight", "enabled", "budgets", "other"}
+	for _, c := range cases {
+		v, err := encode(c, bridgeType)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back bridgeDoc
+		known, err := decodeAttrs(v, attrs, &back)
+		if err != nil || !known {
+			t.Fatalf("%s: %v %v", c.Name, known, err)
+		}
+		if !reflect.DeepEqual(back, c) {
+			t.Errorf("%s: round trip\n got %#v\nwant %#v", c.Name, back, c)
+		}
+	}
+}
+
+func TestBridgeUnknownAndNull(t *testing.T) {
+	obj := func(name tftypes.Value) tftypes.Value {
+		vals := map[string]tftypes.Value{}
+		for k, at := range bridgeType.AttributeTypes {
+			vals[k] = tftypes.NewValue(at, nil)
+		}
+		vals["name"] = name
+		vals["computed_only"] = tftypes.NewValue(tftypes.String, tftypes.UnknownValue)
+		return tftypes.NewValue(bridgeType, vals)
+	}
+	var d bridgeDoc
+	if known, err := decodeAttrs(obj(tftypes.NewValue(tftypes.String, tftypes.UnknownValue)), []string{"name"}, &d); known || err != nil {
+		t.Fatalf("unknown name: %v %v", known, err)
+	}
+	// Unknown attributes that are not asked for do not matter.
+	if known, err := decodeAttrs(obj(tftypes.NewValue(tftypes.String, "x")), []string{"name", "budgets"}, &d); !known || err != nil || d.Name != "x" || d.Budgets != nil {
+		t.Fatalf("got %v %v %#v", known, err, d)
+	}
+	v, err := encode(bridgeDoc{}, bridgeType)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fields map[string]tftypes.Value
+	_ = v.As(&fields)
+	if !fields["name"].IsNull() || !fields["computed_only"].IsNull() || !fields["other"].IsNull() {
+		t.Fatalf("empty strings, missing fields and nil pointers must be null: %v", fields)
+	}
+}
