@@ -155,8 +155,8 @@ func (d *memberClustersDataSource) Schema(_ context.Context, _ datasource.Schema
 			"properties, resource usage, versions, node pools, maintenance window, NAP nodes and scheduling eligibility — " +
 			"optionally filtered the way a placement's required affinity would filter them. Sorted by name.",
 		Attributes: map[string]schema.Attribute{
-			"label_selector":    labelSelectorDataSourceAttribute("Only clusters whose labels match."),
-			"property_selector": propertySelectorDataSourceAttribute("Only clusters whose properties match."),
+			"label_selector":    labelSelectorAttr(mOptional, "Only clusters whose labels match.").dataSource(),
+			"property_selector": propertySelectorAttr(mOptional, "Only clusters whose properties match.").dataSource(),
 			"eligible_only": schema.BoolAttribute{Optional: true, MarkdownDescription: "Only clusters the Fleet scheduler considers " +
 				"eligible (joined, healthy, heartbeat within 5 minutes, not leaving). Default `false`."},
 			"names": schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Names of the matching clusters, sorted."},

@@ -176,7 +176,9 @@ func stringOr(v types.String, fallback string) string {
 }
 
 func (p *aksProvider) Resources(context.Context) []func() resource.Resource {
-	return nil
+	return []func() resource.Resource{
+		newPlacementResource,
+	}
 }
 
 func (p *aksProvider) DataSources(context.Context) []func() datasource.DataSource {

@@ -3,7 +3,7 @@ package provider
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
+	tfattr "github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
@@ -36,7 +36,7 @@ type propertyExpressionModel struct {
 	Values   types.List   `tfsdk:"values"`
 }
 
-func known(vs ...attr.Value) bool {
+func known(vs ...tfattr.Value) bool {
 	for _, v := range vs {
 		if v.IsUnknown() {
 			return false
