@@ -139,6 +139,9 @@ type PlacementStatus struct {
 	// Policy is the scheduling policy the decisions were made for (sticky semantics compare against it).
 	Policy     placement.Policy
 	Conditions []Condition
+	// ObservedFleet identifies the state of the fleet the decisions were
+	// made on (opaque); the scheduler runs again only when it changes.
+	ObservedFleet string
 }
 
 // UpdateStrategy is a fleets/updateStrategies resource.

@@ -122,7 +122,7 @@ func toJSON(v tftypes.Value) (any, bool, error) {
 
 // encode converts a Go value into a Terraform value of type typ. Object
 // attributes are matched to fields by normalized name; attributes without a
-// field, and empty strings, become null.
+// field, empty strings, and objects whose attributes are all null become null.
 func encode(v any, typ tftypes.Type) (tftypes.Value, error) {
 	raw, err := json.Marshal(v)
 	if err != nil {
@@ -178,12 +178,17 @@ func fromJSON(x any, typ tftypes.Type) (tftypes.Value, error) {
 			byName[normalize(k)] = e
 		}
 		vals := make(map[string]tftypes.Value, len(ot.AttributeTypes))
+		empty := true
 		for name, at := range ot.AttributeTypes {
 			v, err := fromJSON(byName[normalize(name)], at)
 			if err != nil {
 				return tftypes.Value{}, fmt.Errorf("%s: %w", name, err)
 			}
 			vals[name] = v
+			empty = empty && v.IsNull()
+		}
+		if empty { // a zero struct (an unset strategy, say) is an absent object
+			return tftypes.NewValue(typ, nil), nil
 		}
 		return tftypes.NewValue(typ, vals), nil
 	case typ.Is(tftypes.Map{}):

@@ -43,6 +43,7 @@ func TestBridgeRoundTrip(t *testing.T) {
 		{Name: "a", NumberOfClusters: &n, Weight: -20, Enabled: true, Budgets: []bridgeInner{{MatchLabels: map[string]string{"Fleet.Azure.com/Snake_Case": "v", "empty": ""}, Values: []string{"x", ""}}}},
 		{Name: "nil lists stay null", Budgets: nil},
 		{Name: "empty lists stay empty", Budgets: []bridgeInner{}, Other: &bridgeInner{Values: []string{}}},
+		{Name: "an all-null object is absent", Other: nil},
 	}
 	attrs := []string{"name", "number_of_clusters", "weight", "enabled", "budgets", "other"}
 	for _, c := range cases {

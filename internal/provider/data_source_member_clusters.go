@@ -6,14 +6,15 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/selector"
-	"github.com/fleetform/terraform-provider-aks/internal/hub"
 )
 
 var (
@@ -24,7 +25,7 @@ var (
 func newMemberClustersDataSource() datasource.DataSource { return &memberClustersDataSource{} }
 
 type memberClustersDataSource struct {
-	hub hub.Hub
+	hubClient
 }
 
 type memberClustersModel struct {
@@ -123,12 +124,7 @@ func (d *memberClustersDataSource) Metadata(_ context.Context, req datasource.Me
 }
 
 func (d *memberClustersDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	h, err := hubFrom(req.ProviderData)
-	if err != nil {
-		resp.Diagnostics.AddError("Provider misconfigured", err.Error())
-		return
-	}
-	d.hub = h
+	d.configure(req.ProviderData, &resp.Diagnostics)
 }
 
 func (d *memberClustersDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -223,40 +219,43 @@ func (d *memberClustersDataSource) Schema(_ context.Context, _ datasource.Schema
 	}
 }
 
+// memberClustersFilter is the data source's input, decoded through the bridge.
+type memberClustersFilter struct {
+	LabelSelector    *selector.LabelSelector
+	PropertySelector *selector.PropertySelector
+	EligibleOnly     bool
+}
+
+// filter decodes and validates the configured filter; ok is false when it
+// is not known yet or invalid (diagnostics say why).
+func memberClustersFilterFrom(raw tftypes.Value, diags *diag.Diagnostics) (selector.ClusterFilter, bool) {
+	var in memberClustersFilter
+	known, err := decodeAttrs(raw, []string{"label_selector", "property_selector", "eligible_only"}, &in)
+	if err != nil {
+		diags.AddError("Cannot read the configuration", err.Error())
+		return selector.ClusterFilter{}, false
+	}
+	if !known {
+		return selector.ClusterFilter{}, false
+	}
+	if in.LabelSelector != nil {
+		addFieldErrors(diags, path.Root("label_selector"), "Invalid label selector", in.LabelSelector.Validate())
+	}
+	if in.PropertySelector != nil {
+		addFieldErrors(diags, path.Root("property_selector"), "Invalid property selector", in.PropertySelector.Validate())
+	}
+	return selector.ClusterFilter{Labels: in.LabelSelector, Properties: in.PropertySelector, EligibleOnly: in.EligibleOnly}, !diags.HasError()
+}
+
 func (d *memberClustersDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
-	var m memberClustersModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if ls, ok := labelSelectorFrom(ctx, m.LabelSelector, &resp.Diagnostics); ok && ls != nil {
-		addFieldErrors(&resp.Diagnostics, path.Root("label_selector"), "Invalid label selector", ls.Validate())
-	}
-	if ps, ok := propertySelectorFrom(ctx, m.PropertySelector, &resp.Diagnostics); ok && ps != nil {
-		addFieldErrors(&resp.Diagnostics, path.Root("property_selector"), "Invalid property selector", ps.Validate())
-	}
+	memberClustersFilterFrom(req.Config.Raw, &resp.Diagnostics)
 }
 
 func (d *memberClustersDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m memberClustersModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	filter := selector.ClusterFilter{EligibleOnly: m.EligibleOnly.ValueBool()}
-	filter.Labels, _ = labelSelectorFrom(ctx, m.LabelSelector, &resp.Diagnostics)
-	filter.Properties, _ = propertySelectorFrom(ctx, m.PropertySelector, &resp.Diagnostics)
-	if filter.Labels != nil {
-		addFieldErrors(&resp.Diagnostics, path.Root("label_selector"), "Invalid label selector", filter.Labels.Validate())
-	}
-	if filter.Properties != nil {
-		addFieldErrors(&resp.Diagnostics, path.Root("property_selector"), "Invalid property selector", filter.Properties.Validate())
-	}
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if d.hub == nil {
-		resp.Diagnostics.AddError("Provider not configured", "The aks provider was not configured; this is a bug in the provider.")
+	filter, ok := memberClustersFilterFrom(req.Config.Raw, &resp.Diagnostics)
+	if !ok || resp.Diagnostics.HasError() {
 		return
 	}
 	f, err := d.hub.Fleet(ctx)

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -184,17 +185,24 @@ func (p *aksProvider) Resources(context.Context) []func() resource.Resource {
 func (p *aksProvider) DataSources(context.Context) []func() datasource.DataSource {
 	return []func() datasource.DataSource{
 		newMemberClustersDataSource,
+		newPlacementPreviewDataSource,
 	}
 }
 
-// hubFrom extracts the hub from provider data given to Configure of a resource or data source.
-func hubFrom(data any) (hub.Hub, error) {
+// hubClient is embedded by every resource and data source: it receives the
+// hub that the provider's Configure chose.
+type hubClient struct {
+	hub hub.Hub
+}
+
+func (c *hubClient) configure(data any, diags *diag.Diagnostics) {
 	if data == nil {
-		return nil, nil // provider not configured yet (validate); callers handle nil
+		return // not configured yet (validate): Configure is called again before any hub call
 	}
 	pd, ok := data.(*providerData)
 	if !ok {
-		return nil, fmt.Errorf("unexpected provider data %T; this is a bug in the provider", data)
+		diags.AddError("Provider misconfigured", fmt.Sprintf("unexpected provider data %T; this is a bug in the provider", data))
+		return
 	}
-	return pd.Hub, nil
+	c.hub = pd.Hub
 }

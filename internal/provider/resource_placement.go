@@ -32,7 +32,7 @@ var (
 func newPlacementResource() resource.Resource { return &placementResource{} }
 
 type placementResource struct {
-	hub hub.Hub
+	hubClient
 }
 
 // placementState is the whole resource state; the embedded spec's fields are
@@ -65,11 +65,7 @@ func (r *placementResource) Metadata(_ context.Context, req resource.MetadataReq
 }
 
 func (r *placementResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	h, err := hubFrom(req.ProviderData)
-	if err != nil {
-		resp.Diagnostics.AddError("Provider misconfigured", err.Error())
-	}
-	r.hub = h
+	r.configure(req.ProviderData, &resp.Diagnostics)
 }
 
 func (r *placementResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -149,14 +145,15 @@ func (r *placementResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 			resp.Diagnostics.AddError("Cannot read the state", err.Error())
 			return
 		}
-		addFieldErrors(&resp.Diagnostics, path.Empty(), "Invalid placement change", placement.ValidateUpdate(old.Spec, plan.Spec))
-		if resp.Diagnostics.HasError() {
-			return
-		}
 		oldType := placement.WithDefaults(old.Spec).Policy.PlacementType
 		if newType := placement.WithDefaults(plan.Spec).Policy.PlacementType; oldType != newType {
+			// A new placement replaces the old one: nothing is held, no update rule applies.
 			resp.RequiresReplace = append(resp.RequiresReplace, path.Root("policy").AtName("placement_type"))
 		} else {
+			addFieldErrors(&resp.Diagnostics, path.Empty(), "Invalid placement change", placement.ValidateUpdate(old.Spec, plan.Spec))
+			if resp.Diagnostics.HasError() {
+				return
+			}
 			if reflect.DeepEqual(old.Spec, plan.Spec) && old.PreviewLimit == plan.PreviewLimit {
 				return // nothing changed: keep the preview of the last change
 			}

@@ -1,6 +1,9 @@
 package provider
 
 import (
+	"os"
+	"regexp"
+	"strconv"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -12,8 +15,8 @@ import (
 
 const plAddr = "aks_fleet_placement.test"
 
-func previewPath(steps ...any) tfjsonpath.Path {
-	p := tfjsonpath.New("preview")
+func attrPath(root string, steps ...any) tfjsonpath.Path {
+	p := tfjsonpath.New(root)
 	for _, s := range steps {
 		switch v := s.(type) {
 		case string:
@@ -25,7 +28,9 @@ func previewPath(steps ...any) tfjsonpath.Path {
 	return p
 }
 
-func selectedNames(names ...string) knownvalue.Check {
+func previewPath(steps ...any) tfjsonpath.Path { return attrPath("preview", steps...) }
+
+func listOf(names ...string) knownvalue.Check {
 	checks := make([]knownvalue.Check, len(names))
 	for i, n := range names {
 		checks[i] = knownvalue.StringExact(n)
@@ -33,18 +38,173 @@ func selectedNames(names ...string) knownvalue.Check {
 	return knownvalue.ListExact(checks)
 }
 
-func TestAccPlacement_pickNPreview(t *testing.T) {
-	cfg := providerConfig(t, "")
+// expectSelected checks the planned preview's selected clusters (they come first in decisions, by name).
+func expectSelected(addr string, names ...string) []plancheck.PlanCheck {
+	checks := []plancheck.PlanCheck{plancheck.ExpectKnownValue(addr, previewPath("summary", "selected"), knownvalue.Int64Exact(int64(len(names))))}
+	for i, n := range names {
+		checks = append(checks,
+			plancheck.ExpectKnownValue(addr, previewPath("decisions", i, "cluster_name"), knownvalue.StringExact(n)),
+			plancheck.ExpectKnownValue(addr, previewPath("decisions", i, "selected"), knownvalue.Bool(true)))
+	}
+	return checks
+}
+
+func expectHeld(addr string, names ...string) statecheck.StateCheck {
+	return statecheck.ExpectKnownValue(addr, attrPath("status", "selected_clusters"), listOf(names...))
+}
+
+// The seed policies of the Fleet documentation (examples/resources/aks_fleet_placement)
+// give the decisions Fleet gives on the sample fleet.
+func TestAccPlacement_seedPolicies(t *testing.T) {
+	src, err := os.ReadFile("../../examples/resources/aks_fleet_placement/resource.tf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := providerConfig(t, "") + string(src)
+	r := func(name string) string { return "aks_fleet_placement." + name }
+	var pre []plancheck.PlanCheck
+	pre = append(pre, expectSelected(r("five_nodes"), "aks-east-prod-01", "aks-east-prod-02", "aks-sea-prod-01", "aks-sea-prod-02", "aks-weu-prod-01", "aks-weu-prod-02")...)
+	pre = append(pre, expectSelected(r("east_five_nodes"), "aks-east-prod-01", "aks-east-prod-02")...)
+	pre = append(pre, expectSelected(r("most_cpu"), "aks-east-prod-01", "aks-sea-prod-01", "aks-weu-prod-01")...)
+	pre = append(pre, expectSelected(r("cheapest_cpu"), "aks-east-prod-01", "aks-sea-prod-01", "aks-sea-prod-02")...)
+	pre = append(pre, expectSelected(r("prod_gold"), "aks-east-prod-02", "aks-sea-prod-01", "aks-weu-prod-01")...)
+	pre = append(pre, expectSelected(r("spread"), "aks-east-prod-01", "aks-east-prod-02", "aks-sea-edge-01", "aks-sea-stage-01", "aks-weu-prod-02", "aks-weu-stage-01")...)
+	pre = append(pre, expectSelected(r("fixed"), "aks-east-prod-01", "aks-weu-prod-01")...)
+	pre = append(pre,
+		// Scores: available CPU normalised over the whole fleet (min 2, max 100).
+		plancheck.ExpectKnownValue(r("most_cpu"), previewPath("decisions", 1, "affinity_score"), knownvalue.Int64Exact(49)),
+		// The best-scored cluster left out comes first among the left-out ones.
+		plancheck.ExpectKnownValue(r("most_cpu"), previewPath("decisions", 3, "cluster_name"), knownvalue.StringExact("aks-east-prod-02")),
+		plancheck.ExpectKnownValue(r("most_cpu"), previewPath("decisions", 3, "reason"), knownvalue.StringExact("does not score high enough (affinity score: 18, topology spread score: 0)")),
+		// Per-core cost 0.1 … 1, ascending: 0.15 → 94, 0.18 → 91.
+		plancheck.ExpectKnownValue(r("cheapest_cpu"), previewPath("decisions", 2, "affinity_score"), knownvalue.Int64Exact(91)),
+		plancheck.ExpectKnownValue(r("prod_gold"), previewPath("decisions", 0, "affinity_score"), knownvalue.Int64Exact(20)),
+		plancheck.ExpectKnownValue(r("prod_gold"), previewPath("summary", "requested"), knownvalue.Int64Exact(3)),
+		plancheck.ExpectKnownValue(r("five_nodes"), previewPath("summary", "requested"), knownvalue.Null()),
+		plancheck.ExpectKnownValue(r("five_nodes"), previewPath("left_out_counts"), knownvalue.MapExact(map[string]knownvalue.Check{
+			// Fleet filters by affinity before eligibility: the stale cluster (2 nodes) counts here.
+			"does not match any required cluster affinity term":  knownvalue.Int64Exact(5),
+			"taint dedicated=gpu:NoSchedule cannot be tolerated": knownvalue.Int64Exact(1),
+		})),
+		plancheck.ExpectKnownValue(r("spread"), previewPath("rollout"), knownvalue.ObjectExact(map[string]knownvalue.Check{
+			"type": knownvalue.StringExact("RollingUpdate"), "max_unavailable": knownvalue.Int64Exact(3),
+			"max_surge": knownvalue.Int64Exact(1), "unavailable_period_seconds": knownvalue.Int64Exact(60),
+		})),
+		plancheck.ExpectUnknownValue(r("fixed"), tfjsonpath.New("status")),
+	)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviders,
-		Steps: []resource.TestStep{{
-			Config: cfg + `
-resource "aks_fleet_placement" "test" {
-  name = "web"
+		Steps: []resource.TestStep{
+			{
+				Config:           cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: pre},
+				ConfigStateChecks: []statecheck.StateCheck{
+					expectHeld(r("most_cpu"), "aks-east-prod-01", "aks-sea-prod-01", "aks-weu-prod-01"),
+					expectHeld(r("fixed"), "aks-east-prod-01", "aks-weu-prod-01"),
+					statecheck.ExpectKnownValue(r("fixed"), attrPath("status", "conditions", 0, "reason"), knownvalue.StringExact("SchedulingPolicyFulfilled")),
+				},
+			},
+			{
+				ResourceName:      r("spread"),
+				ImportState:       true,
+				ImportStateId:     "spread",
+				ImportStateVerify: true,
+			},
+			{
+				ResourceName:      r("most_cpu"),
+				ImportState:       true,
+				ImportStateId:     "most-cpu",
+				ImportStateVerify: true,
+			},
+		},
+	})
+}
+
+const changingFleet = `
+regions: [{ name: eastus }, { name: westeurope }]
+clusters:
+  - { name: east-1, region: eastus, labels: { env: prod, region: east } }
+  - { name: east-2, region: eastus, labels: { env: prod, region: east } }
+  - { name: west-1, region: westeurope, labels: { env: prod, region: west } }
+  - { name: west-2, region: westeurope, labels: { env: dev, region: west } }
+`
+
+// After: east-2 left the fleet, west-3 joined, west-1 was relabelled away from
+// prod and tainted, and west-2 became prod.
+const changedFleet = `
+regions: [{ name: eastus }, { name: westeurope }]
+clusters:
+  - { name: east-1, region: eastus, labels: { env: prod, region: east } }
+  - { name: west-1, region: westeurope, labels: { env: dev, region: west }, taints: [{ key: maintenance, value: "true" }] }
+  - { name: west-2, region: westeurope, labels: { env: prod, region: west } }
+  - { name: west-3, region: westeurope, labels: { env: prod, region: west } }
+`
+
+func TestAccPlacement_fleetChangesKeepThePlanEmpty(t *testing.T) {
+	file := writeFleet(t, changingFleet)
+	cfg := providerConfig(t, file) + `
+resource "aks_fleet_placement" "all_prod" {
+  name               = "all-prod"
+  resource_selectors = [{ version = "v1", kind = "Namespace", name = "web" }]
+  policy = { affinity = { required = [{ label_selector = { match_labels = { env = "prod" } } }] } }
+}
+resource "aks_fleet_placement" "two" {
+  name               = "two"
   resource_selectors = [{ version = "v1", kind = "Namespace", name = "web" }]
   policy = {
     placement_type     = "PickN"
-    number_of_clusters = 3
+    number_of_clusters = 2
+    affinity           = { required = [{ label_selector = { match_labels = { env = "prod" } } }] }
+  }
+}`
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviders,
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				ConfigStateChecks: []statecheck.StateCheck{
+					expectHeld("aks_fleet_placement.all_prod", "east-1", "east-2", "west-1"),
+					expectHeld("aks_fleet_placement.two", "east-2", "west-1"), // ties go to the larger names
+				},
+			},
+			{
+				PreConfig: func() { rewriteFleet(t, file, changedFleet) },
+				Config:    cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					// PickAll: the departed cluster is dropped, new matching clusters are taken,
+					// the relabelled and tainted cluster is held (IgnoredDuringExecution).
+					expectHeld("aks_fleet_placement.all_prod", "east-1", "west-1", "west-2", "west-3"),
+					// PickN: west-1 stays held; the departed east-2 is replaced by the best candidate.
+					expectHeld("aks_fleet_placement.two", "west-1", "west-3"),
+					// The plan-time preview is kept: it only changes with the configuration.
+					statecheck.ExpectKnownValue("aks_fleet_placement.two", previewPath("decisions", 0, "cluster_name"), knownvalue.StringExact("east-2")),
+				},
+			},
+		},
+	})
+}
+
+func rewriteFleet(t *testing.T, file, body string) {
+	t.Helper()
+	if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestAccPlacement_updates(t *testing.T) {
+	cfg := providerConfig(t, "")
+	placementCfg := func(n int, ns, tolerations, placementType string) string {
+		return cfg + `
+resource "aks_fleet_placement" "test" {
+  name               = "app"
+  resource_selectors = [{ version = "v1", kind = "Namespace", name = "` + ns + `" }]
+  policy = {
+    placement_type     = "` + placementType + `"
+    number_of_clusters = ` + strconv.Itoa(n) + `
+    tolerations        = [` + tolerations + `]
     affinity = {
       preferred = [{
         weight     = 100
@@ -52,25 +212,52 @@ resource "aks_fleet_placement" "test" {
       }]
     }
   }
+}`
+	}
+	gpu := `{ key = "dedicated", value = "gpu" }`
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviders,
+		Steps: []resource.TestStep{
+			{
+				Config:            placementCfg(2, "web", gpu, "PickN"),
+				ConfigStateChecks: []statecheck.StateCheck{expectHeld(plAddr, "aks-east-prod-01", "aks-sea-prod-01")},
+			},
+			{
+				// Scaling out only adds clusters.
+				Config: placementCfg(4, "web", gpu, "PickN"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: append(expectSelected(plAddr, "aks-east-gpu-01", "aks-east-prod-01", "aks-sea-prod-01", "aks-weu-prod-01"),
+					plancheck.ExpectResourceAction(plAddr, plancheck.ResourceActionUpdate))},
+				ConfigStateChecks: []statecheck.StateCheck{expectHeld(plAddr, "aks-east-gpu-01", "aks-east-prod-01", "aks-sea-prod-01", "aks-weu-prod-01")},
+			},
+			{
+				// Scaling in drops the lowest-scored held clusters.
+				Config:            placementCfg(3, "web", gpu, "PickN"),
+				ConfigStateChecks: []statecheck.StateCheck{expectHeld(plAddr, "aks-east-gpu-01", "aks-east-prod-01", "aks-sea-prod-01")},
+			},
+			{
+				// Changing only the resource selectors never reschedules.
+				Config:            placementCfg(3, "api", gpu, "PickN"),
+				ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: expectSelected(plAddr, "aks-east-gpu-01", "aks-east-prod-01", "aks-sea-prod-01")},
+				ConfigStateChecks: []statecheck.StateCheck{expectHeld(plAddr, "aks-east-gpu-01", "aks-east-prod-01", "aks-sea-prod-01")},
+			},
+			{
+				// Tolerations may only be added.
+				Config:      placementCfg(3, "api", "", "PickN"),
+				ExpectError: regexp.MustCompile(`(?s)policy\.tolerations.*removing a toleration requires\s+replacing the placement`),
+			},
+			{
+				// A different placement type replaces the placement.
+				Config: cfg + `
+resource "aks_fleet_placement" "test" {
+  name               = "app"
+  resource_selectors = [{ version = "v1", kind = "Namespace", name = "api" }]
+  policy             = { placement_type = "PickAll", tolerations = [` + gpu + `] }
 }`,
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectKnownValue(plAddr, previewPath("summary", "selected"), knownvalue.Int64Exact(3)),
-					plancheck.ExpectKnownValue(plAddr, previewPath("decisions", 0, "cluster_name"), knownvalue.StringExact("aks-east-prod-01")),
-					plancheck.ExpectKnownValue(plAddr, previewPath("decisions", 0, "affinity_score"), knownvalue.Int64Exact(100)),
-					plancheck.ExpectKnownValue(plAddr, previewPath("decisions", 1, "affinity_score"), knownvalue.Int64Exact(49)),
-					plancheck.ExpectKnownValue(plAddr, previewPath("decisions", 2, "affinity_score"), knownvalue.Int64Exact(32)),
-					plancheck.ExpectKnownValue(plAddr, previewPath("decisions", 2, "reason"), knownvalue.StringExact("picked by scheduling policy")),
-					plancheck.ExpectKnownValue(plAddr, previewPath("left_out_counts"), knownvalue.MapExact(map[string]knownvalue.Check{
-						"does not score high enough":                         knownvalue.Int64Exact(7),
-						"taint dedicated=gpu:NoSchedule cannot be tolerated": knownvalue.Int64Exact(1),
-						"not eligible: heartbeat older than 5m":              knownvalue.Int64Exact(1),
-					})),
-				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(plAddr, plancheck.ResourceActionReplace),
+					plancheck.ExpectKnownValue(plAddr, previewPath("summary", "selected"), knownvalue.Int64Exact(11)),
+				}},
 			},
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(plAddr, tfjsonpath.New("status").AtMapKey("selected_clusters"), selectedNames("aks-east-prod-01", "aks-sea-prod-01", "aks-weu-prod-01")),
-			},
-		}},
+		},
 	})
 }

@@ -29,6 +29,13 @@ func Validate(spec Spec) field.Errors {
 	return errs
 }
 
+// ValidatePolicy applies the rules of §2 to a scheduling policy and a rollout
+// strategy alone, for a what-if preview that places nothing.
+func ValidatePolicy(policy Policy, strategy Strategy) field.Errors {
+	s := WithDefaults(Spec{Policy: policy, Strategy: strategy})
+	return append(validatePolicy(s.Policy), validateStrategy(strategy)...)
+}
+
 // ValidateUpdate applies the rules that compare a new spec with the one it
 // replaces: the placement type is immutable (changing it means replacing the
 // placement) and tolerations may only be added. It does not repeat Validate.

@@ -247,3 +247,14 @@ func TestWithDefaults(t *testing.T) {
 		t.Fatal("External must not get a rolling update")
 	}
 }
+
+func TestValidatePolicyAlone(t *testing.T) {
+	n := 2
+	if errs := ValidatePolicy(Policy{PlacementType: PickN, NumberOfClusters: &n}, Strategy{}); len(errs) != 0 {
+		t.Fatalf("valid policy rejected: %v", errs)
+	}
+	errs := ValidatePolicy(Policy{PlacementType: PickN}, Strategy{Type: "Blue"})
+	if len(errs) != 2 || errs[0].Path.String() != "policy.number_of_clusters" || errs[1].Path.String() != "strategy.type" {
+		t.Fatalf("got %v", errs)
+	}
+}

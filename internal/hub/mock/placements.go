@@ -2,8 +2,10 @@ package mock
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
-	"reflect"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -23,10 +25,11 @@ const (
 )
 
 // GetPlacement returns a placement with the decisions the Fleet scheduler
-// holds now. The real scheduler reacts to fleet changes continuously; the
-// mock catches up lazily: it re-runs the scheduler for the unchanged policy
-// against the current fleet (held clusters stay, PickAll takes new eligible
-// clusters, PickN replaces departed ones) and records any change.
+// holds now. The real scheduler reacts to member-cluster changes; the mock
+// catches up lazily: when the fleet changed since the decisions were made, it
+// re-runs the scheduler for the unchanged policy (held clusters stay, PickAll
+// takes new eligible clusters, PickN replaces departed ones) and records the
+// result.
 func (h *Hub) GetPlacement(ctx context.Context, name string) (*hub.Placement, error) {
 	f, err := h.Fleet(ctx)
 	if err != nil {
@@ -37,12 +40,12 @@ func (h *Hub) GetPlacement(ctx context.Context, name string) (*hub.Placement, er
 	if err != nil {
 		return nil, err
 	}
+	if p.Status.ObservedFleet == fleetFingerprint(f, now) {
+		return p, nil
+	}
 	status, err := schedule(p.Spec, p, f, now)
 	if err != nil {
 		return nil, err
-	}
-	if sameDecisions(status, p.Status) {
-		return p, nil
 	}
 	err = h.store.Update(func(tx *bolt.Tx) error {
 		cur, err := loadTx[hub.Placement](tx, bucketPlacements, name)
@@ -116,18 +119,26 @@ func schedule(spec placement.Spec, old *hub.Placement, f *fleet.Fleet, now time.
 		return hub.PlacementStatus{}, err
 	}
 	return hub.PlacementStatus{
-		Selected:  res.Selected,
-		Decisions: res.Decisions,
-		Requested: res.Requested,
-		Fulfilled: res.Fulfilled,
-		Message:   res.UnfulfilledMessage,
-		Policy:    spec.Policy,
+		ObservedFleet: fleetFingerprint(f, now),
+		Selected:      res.Selected,
+		Decisions:     res.Decisions,
+		Requested:     res.Requested,
+		Fulfilled:     res.Fulfilled,
+		Message:       res.UnfulfilledMessage,
+		Policy:        spec.Policy,
 	}, nil
 }
 
-func sameDecisions(a, b hub.PlacementStatus) bool {
-	a.Conditions, b.Conditions, a.ObservedGeneration, b.ObservedGeneration = nil, nil, 0, 0
-	return reflect.DeepEqual(a, b)
+// fleetFingerprint digests what scheduling depends on: each member's labels,
+// taints, properties, resource usage and eligibility.
+func fleetFingerprint(f *fleet.Fleet, now time.Time) string {
+	h := sha256.New()
+	enc := json.NewEncoder(h)
+	for i := range f.Clusters {
+		c := &f.Clusters[i]
+		_ = enc.Encode([]any{c.Name, c.Labels, c.Taints, c.Properties, c.Usage, fleet.CheckEligibility(c, now).Eligible})
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // withConditions sets the Scheduled condition, keeping its transition time while its status is unchanged.

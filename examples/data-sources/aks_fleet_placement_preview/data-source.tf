@@ -1,0 +1,24 @@
+# What would a PickN of the two cheapest production clusters pick today, and
+# which clusters are left out, and why?
+data "aks_fleet_placement_preview" "cheap_prod" {
+  policy = {
+    placement_type     = "PickN"
+    number_of_clusters = 2
+    affinity = {
+      required = [{ label_selector = { match_labels = { env = "prod" } } }]
+      preferred = [{
+        weight     = 100
+        preference = { property_sorter = { name = "kubernetes.azure.com/per-cpu-core-cost", sort_order = "Ascending" } }
+      }]
+    }
+  }
+  preview_limit = 5
+}
+
+output "picked" {
+  value = [for d in data.aks_fleet_placement_preview.cheap_prod.preview.decisions : d.cluster_name if d.selected]
+}
+
+output "left_out" {
+  value = data.aks_fleet_placement_preview.cheap_prod.preview.left_out_counts
+}
