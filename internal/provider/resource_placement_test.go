@@ -2,6 +2,7 @@ package provider
 
 import (
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"testing"
@@ -11,6 +12,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/fleetform/terraform-provider-aks/internal/fleetgen"
 )
 
 const plAddr = "aks_fleet_placement.test"
@@ -259,5 +262,40 @@ resource "aks_fleet_placement" "test" {
 				}},
 			},
 		},
+	})
+}
+
+// On a 1,000-cluster fleet the plan lists the picks and a bounded number of
+// left-out clusters, and counts the rest by reason.
+func TestAccPlacement_largeFleetPreviewIsBounded(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "fleet.yaml")
+	if err := os.WriteFile(file, fleetgen.Generate(fleetgen.Options{Clusters: 1000, Seed: 11, StaleEvery: 50, TaintEvery: 40}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviders,
+		Steps: []resource.TestStep{{
+			Config: providerConfig(t, file) + `
+resource "aks_fleet_placement" "test" {
+  name               = "big"
+  resource_selectors = [{ version = "v1", kind = "Namespace", name = "web" }]
+  preview_limit      = 10
+  policy = {
+    placement_type     = "PickN"
+    number_of_clusters = 5
+    affinity = {
+      required  = [{ label_selector = { match_labels = { env = "prod" } } }]
+      preferred = [{ weight = 100, preference = { property_sorter = { name = "resources.kubernetes-fleet.io/available-cpu", sort_order = "Descending" } } }]
+    }
+  }
+}`,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectKnownValue(plAddr, previewPath("decisions"), knownvalue.ListSizeExact(15)),
+				plancheck.ExpectKnownValue(plAddr, previewPath("left_out_total"), knownvalue.Int64Exact(995)),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(plAddr, attrPath("status", "selected_clusters"), knownvalue.ListSizeExact(5)),
+			},
+		}},
 	})
 }

@@ -1,0 +1,171 @@
+package provider
+
+import (
+	"context"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
+	"github.com/fleetform/terraform-provider-aks/internal/engine/selector"
+)
+
+// protocolPlan plans a new resource through the provider protocol, as
+// Terraform does, and returns the diagnostics (plugin-testing does not show
+// warnings).
+func protocolPlan(t *testing.T, typeName string, config any) []*tfprotov6.Diagnostic {
+	t.Helper()
+	ctx := context.Background()
+	server := providerserver.NewProtocol6(New("test")())()
+	schemas, err := server.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	providerType := schemas.Provider.ValueType()
+	mockType := providerType.(tftypes.Object).AttributeTypes["mock"]
+	providerCfg, err := encode(map[string]any{"mock": map[string]any{
+		"state_path": filepath.Join(t.TempDir(), "state.db"), "clock": "fixed", "clock_time": testClock,
+	}}, providerType)
+	if err != nil {
+		t.Fatal(err, mockType)
+	}
+	dv, _ := tfprotov6.NewDynamicValue(providerType, providerCfg)
+	if resp, err := server.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{Config: &dv}); err != nil || len(resp.Diagnostics) > 0 {
+		t.Fatalf("configure: %v %v", err, resp.Diagnostics)
+	}
+	rt := schemas.ResourceSchemas[typeName].ValueType()
+	cfg, err := encode(config, rt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cv, _ := tfprotov6.NewDynamicValue(rt, cfg)
+	prior, _ := tfprotov6.NewDynamicValue(rt, tftypes.NewValue(rt, nil))
+	resp, err := server.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{
+		TypeName: typeName, PriorState: &prior, ProposedNewState: &cv, Config: &cv,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.Diagnostics
+}
+
+func warningsOf(diags []*tfprotov6.Diagnostic) []string {
+	var out []string
+	for _, d := range diags {
+		if d.Severity == tfprotov6.DiagnosticSeverityWarning {
+			out = append(out, d.Detail)
+		}
+	}
+	return out
+}
+
+func TestPlacementPlanWarnings(t *testing.T) {
+	n := func(v int) *int { return &v }
+	sel := []placement.ResourceSelector{{Version: "v1", Kind: "Namespace", Name: "web"}}
+	cases := []struct {
+		name   string
+		policy placement.Policy
+		want   []string
+	}{
+		{"unfulfilled PickN", placement.Policy{PlacementType: placement.PickN, NumberOfClusters: n(20)},
+			[]string{"could not find all clusters needed as specified by the scheduling policy, found 10 cluster(s) instead"}},
+		{"PickFixed names not found or not eligible", placement.Policy{PlacementType: placement.PickFixed, ClusterNames: []string{"aks-east-prod-01", "aks-weu-dev-01", "aks-gone-01"}},
+			[]string{`"aks-weu-dev-01"`, "heartbeat older than 5m", `"aks-gone-01"`}},
+		{"sorter on a property no cluster has", placement.Policy{PlacementType: placement.PickN, NumberOfClusters: n(2), Affinity: &placement.Affinity{
+			Preferred: []placement.PreferredTerm{{Weight: 50, Preference: placement.ClusterSelectorTerm{PropertySorter: &placement.PropertySorter{Name: "kubernetes.azure.com/node-count", SortOrder: placement.Descending}}}}}},
+			[]string{"kubernetes.azure.com/node-count", "kubernetes-fleet.io/node-count"}},
+		{"required affinity matches nothing", placement.Policy{Affinity: &placement.Affinity{Required: []placement.ClusterSelectorTerm{
+			{LabelSelector: &selector.LabelSelector{MatchLabels: map[string]string{"env": "nowhere"}}}}}},
+			[]string{"policy.affinity.required"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := struct {
+				Name              string
+				ResourceSelectors []placement.ResourceSelector
+				Policy            placement.Policy
+			}{"web", sel, c.policy}
+			diags := protocolPlan(t, "aks_fleet_placement", cfg)
+			warnings := strings.Join(warningsOf(diags), "\n")
+			for _, d := range diags {
+				if d.Severity == tfprotov6.DiagnosticSeverityError {
+					t.Fatalf("error: %s: %s", d.Summary, d.Detail)
+				}
+			}
+			for _, w := range c.want {
+				if !strings.Contains(warnings, w) {
+					t.Errorf("warnings do not mention %q:\n%s", w, warnings)
+				}
+			}
+		})
+	}
+	// A satisfiable policy plans without warnings.
+	ok := struct {
+		Name              string
+		ResourceSelectors []placement.ResourceSelector
+		Policy            placement.Policy
+	}{"web", sel, placement.Policy{PlacementType: placement.PickN, NumberOfClusters: n(2)}}
+	if w := warningsOf(protocolPlan(t, "aks_fleet_placement", ok)); len(w) > 0 {
+		t.Fatalf("unexpected warnings: %v", w)
+	}
+}
+
+func TestAccPlacementPreview_dataSource(t *testing.T) {
+	cfg := providerConfig(t, "")
+	const addr = "data.aks_fleet_placement_preview.test"
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviders,
+		Steps: []resource.TestStep{
+			{
+				Config: cfg + `
+data "aks_fleet_placement_preview" "test" {
+  policy = {
+    placement_type     = "PickN"
+    number_of_clusters = 3
+    affinity = {
+      preferred = [{ weight = 100, preference = { property_sorter = { name = "kubernetes.azure.com/per-cpu-core-cost", sort_order = "Ascending" } } }]
+    }
+  }
+  held_clusters = ["aks-weu-prod-02"]
+  preview_limit = 2
+}`,
+				ConfigStateChecks: []statecheck.StateCheck{
+					// A held cluster stays held; the other two are the cheapest.
+					statecheck.ExpectKnownValue(addr, attrPath("preview", "decisions"), knownvalue.ListSizeExact(5)),
+					statecheck.ExpectKnownValue(addr, attrPath("preview", "decisions", 0, "cluster_name"), knownvalue.StringExact("aks-east-prod-01")),
+					statecheck.ExpectKnownValue(addr, attrPath("preview", "decisions", 1, "cluster_name"), knownvalue.StringExact("aks-sea-prod-01")),
+					statecheck.ExpectKnownValue(addr, attrPath("preview", "decisions", 2, "cluster_name"), knownvalue.StringExact("aks-weu-prod-02")),
+					statecheck.ExpectKnownValue(addr, attrPath("preview", "left_out_total"), knownvalue.Int64Exact(9)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("warnings"), knownvalue.ListSizeExact(0)),
+				},
+			},
+			{
+				Config: cfg + `
+data "aks_fleet_placement_preview" "test" {
+  policy = {
+    placement_type     = "PickN"
+    number_of_clusters = 2
+    affinity = {
+      required = [{ property_selector = { match_expressions = [{ name = "kubernetes.azure.com/node-count", operator = "Ge", values = ["5"] }] } }]
+    }
+  }
+}`,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, attrPath("preview", "summary", "fulfilled"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("warnings"), knownvalue.ListPartial(map[int]knownvalue.Check{
+						0: knownvalue.StringRegexp(regexp.MustCompile(`kubernetes\.azure\.com/node-count.*kubernetes-fleet\.io/node-count`)),
+					})),
+				},
+			},
+		},
+	})
+}
