@@ -91,6 +91,9 @@ type NodePools interface {
 	GetNodePool(ctx context.Context, cluster, name string) (*NodePool, error)
 	ApplyNodePool(ctx context.Context, np NodePool, pre Precondition) (*NodePool, error)
 	DeleteNodePool(ctx context.Context, cluster, name string, pre Precondition) error
+	// NodePoolNodes lists a pool's live nodes (those labelled
+	// karpenter.sh/nodepool=<name>), whether or not the NodePool is managed here.
+	NodePoolNodes(ctx context.Context, cluster, name string) (NodePoolStatus, error)
 }
 
 // Meta is what every hub object carries.

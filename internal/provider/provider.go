@@ -179,6 +179,7 @@ func stringOr(v types.String, fallback string) string {
 func (p *aksProvider) Resources(context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
 		newPlacementResource,
+		newNodePoolResource,
 	}
 }
 

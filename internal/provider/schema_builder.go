@@ -19,6 +19,7 @@ const (
 	kInt
 	kBool
 	kStringList
+	kIntList
 	kStringMap
 	kIntMap
 	kObject
@@ -61,6 +62,8 @@ func (a attr) resource() rschema.Attribute {
 		return rschema.BoolAttribute{Required: req, Optional: opt, Computed: comp, MarkdownDescription: a.desc}
 	case kStringList:
 		return rschema.ListAttribute{ElementType: types.StringType, Required: req, Optional: opt, Computed: comp, MarkdownDescription: a.desc}
+	case kIntList:
+		return rschema.ListAttribute{ElementType: types.Int64Type, Required: req, Optional: opt, Computed: comp, MarkdownDescription: a.desc}
 	case kStringMap:
 		return rschema.MapAttribute{ElementType: types.StringType, Required: req, Optional: opt, Computed: comp, MarkdownDescription: a.desc}
 	case kIntMap:
@@ -85,6 +88,8 @@ func (a attr) dataSource() dschema.Attribute {
 		return dschema.BoolAttribute{Required: req, Optional: opt, Computed: comp, MarkdownDescription: a.desc}
 	case kStringList:
 		return dschema.ListAttribute{ElementType: types.StringType, Required: req, Optional: opt, Computed: comp, MarkdownDescription: a.desc}
+	case kIntList:
+		return dschema.ListAttribute{ElementType: types.Int64Type, Required: req, Optional: opt, Computed: comp, MarkdownDescription: a.desc}
 	case kStringMap:
 		return dschema.MapAttribute{ElementType: types.StringType, Required: req, Optional: opt, Computed: comp, MarkdownDescription: a.desc}
 	case kIntMap:

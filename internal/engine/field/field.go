@@ -76,6 +76,9 @@ func (p Path) String() string {
 // Error is a broken rule at a path: what is wrong and how to fix it.
 type Error struct {
 	Path Path
+	// ID names the violated rule, when the validator gives rules names;
+	// callers and tests find errors by it. It may be empty.
+	ID string
 	// Rule states the rule that was broken, e.g. `operator "Gt" takes exactly one value, got 2`.
 	Rule string
 	// Fix tells the user what to do instead. It may be empty when the rule makes it obvious.
@@ -115,6 +118,28 @@ func (es Errors) Error() string {
 		parts[i] = e.Error()
 	}
 	return strings.Join(parts, "; ")
+}
+
+// Has reports whether some error has the rule ID id.
+func (es Errors) Has(id string) bool {
+	for _, e := range es {
+		if e.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// At returns the errors whose path renders exactly as path (see Path.String),
+// in their original order, or nil when there are none.
+func (es Errors) At(path string) Errors {
+	var out Errors
+	for _, e := range es {
+		if e.Path.String() == path {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // Prefix returns the errors re-rooted below p.

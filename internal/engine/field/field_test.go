@@ -41,3 +41,53 @@ func TestErrorMessage(t *testing.T) {
 		t.Fatalf("prefix: %s", got[0].Path)
 	}
 }
+
+func TestErrorIDDoesNotChangeMessage(t *testing.T) {
+	e := Error{Path: Root("a").Child("b"), ID: "some_rule", Rule: "b is wrong", Fix: "Fix b."}
+	if want := "a.b: b is wrong. Fix b."; e.Error() != want {
+		t.Fatalf("got %q want %q", e.Error(), want)
+	}
+}
+
+func TestErrorsHas(t *testing.T) {
+	es := Errors{
+		{Path: Root("a"), ID: "rule_a", Rule: "a"},
+		{Path: Root("b"), Rule: "b (unnamed rule)"},
+		{Path: Root("c"), ID: "rule_c", Rule: "c"},
+	}
+	for id, want := range map[string]bool{"rule_a": true, "rule_c": true, "rule_b": false, "rule": false} {
+		if got := es.Has(id); got != want {
+			t.Errorf("Has(%q) = %v, want %v", id, got, want)
+		}
+	}
+	if (Errors{}).Has("rule_a") || Errors(nil).Has("rule_a") {
+		t.Error("an empty list has no rule")
+	}
+}
+
+func TestErrorsAt(t *testing.T) {
+	budget1 := Root("disruption").Child("budgets").Index(1)
+	es := Errors{
+		{Path: budget1.Child("nodes"), ID: "first", Rule: "x"},
+		{Path: budget1.Child("schedule"), ID: "other", Rule: "y"},
+		{Path: Root("template").Child("labels").Key("team"), ID: "label", Rule: "z"},
+		{Path: budget1.Child("nodes"), ID: "second", Rule: "w"},
+		{Path: budget1, ID: "parent", Rule: "v"},
+	}
+	got := es.At("disruption.budgets[1].nodes")
+	if len(got) != 2 || got[0].ID != "first" || got[1].ID != "second" {
+		t.Fatalf("At(nodes) = %v", got)
+	}
+	if got := es.At(`template.labels["team"]`); len(got) != 1 || got[0].ID != "label" {
+		t.Fatalf("At(label) = %v", got)
+	}
+	// Exact match only: neither a parent nor a prefix of a path matches it.
+	if got := es.At("disruption.budgets[1]"); len(got) != 1 || got[0].ID != "parent" {
+		t.Fatalf("At(parent) = %v", got)
+	}
+	for _, p := range []string{"disruption.budgets", "disruption.budgets[1].node", "nodes", ""} {
+		if got := es.At(p); got != nil {
+			t.Errorf("At(%q) = %v, want nil", p, got)
+		}
+	}
+}

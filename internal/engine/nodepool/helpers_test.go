@@ -3,6 +3,8 @@ package nodepool
 import (
 	"testing"
 	"time"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
 )
 
 func sp(s string) *string { return &s }
@@ -61,4 +63,21 @@ func validPool() NodePool {
 		},
 		Disruption: Disruption{ConsolidateAfter: sp("30s")},
 	}
+}
+
+// pathFromSteps rebuilds a path from its steps, as a caller translating
+// field.Path into its own path type would.
+func pathFromSteps(steps []field.Step) field.Path {
+	var p field.Path
+	for _, s := range steps {
+		switch {
+		case s.IsKey:
+			p = p.Key(s.Key)
+		case s.Name == "":
+			p = p.Index(s.Index)
+		default:
+			p = p.Child(s.Name)
+		}
+	}
+	return p
 }

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
 )
 
 // Validation rules. Each is enforced by one function of this file, named
@@ -66,18 +68,18 @@ var ConsolidationPolicies = []string{ConsolidationPolicyWhenEmpty, Consolidation
 // rules, the AKS provider's, and the values Kubernetes admits but Karpenter
 // cannot evaluate (it would then fail closed and block disruption). It
 // validates np as written; defaults need not be applied first.
-func Validate(np NodePool) Errors {
-	var es Errors
+func Validate(np NodePool) field.Errors {
+	var es field.Errors
 	validateWeight(&es, np.Weight)
 	validateLimits(&es, np.Limits)
-	t := NewPath("template")
+	t := field.Root("template")
 	validateLabels(&es, t.Child("labels"), np.Template.Labels)
 	validateNodeClassRef(&es, t.Child("node_class_ref"), np.Template.NodeClassRef)
 	validateRequirements(&es, t.Child("requirements"), np.Template.Requirements)
 	validateTaints(&es, t, np.Template.Taints, np.Template.StartupTaints)
 	validateExpireAfter(&es, t.Child("expire_after"), np.Template.ExpireAfter)
 	validateTerminationGracePeriod(&es, t.Child("termination_grace_period"), np.Template.TerminationGracePeriod)
-	d := NewPath("disruption")
+	d := field.Root("disruption")
 	validateConsolidationPolicy(&es, d.Child("consolidation_policy"), np.Disruption.ConsolidationPolicy)
 	validateConsolidateAfter(&es, d.Child("consolidate_after"), np.Disruption.ConsolidateAfter)
 	validateBudgets(&es, d.Child("budgets"), np.Disruption.Budgets)
@@ -86,16 +88,16 @@ func Validate(np NodePool) Errors {
 
 // ValidateUpdate validates next and the transition from prev: on top of
 // Validate, nodeClassRef.group and nodeClassRef.kind are immutable.
-func ValidateUpdate(prev, next NodePool) Errors {
+func ValidateUpdate(prev, next NodePool) field.Errors {
 	es := Validate(next)
-	p := NewPath("template", "node_class_ref")
+	p := field.Root("template").Child("node_class_ref")
 	if prev.Template.NodeClassRef.Group != next.Template.NodeClassRef.Group {
-		es.add(p.Child("group"), RuleNodeClassRefImmutable,
+		add(&es, p.Child("group"), RuleNodeClassRefImmutable,
 			fmt.Sprintf("node_class_ref.group is immutable (was %q, now %q)", prev.Template.NodeClassRef.Group, next.Template.NodeClassRef.Group),
 			"Keep the previous group, or replace the NodePool")
 	}
 	if prev.Template.NodeClassRef.Kind != next.Template.NodeClassRef.Kind {
-		es.add(p.Child("kind"), RuleNodeClassRefImmutable,
+		add(&es, p.Child("kind"), RuleNodeClassRefImmutable,
 			fmt.Sprintf("node_class_ref.kind is immutable (was %q, now %q)", prev.Template.NodeClassRef.Kind, next.Template.NodeClassRef.Kind),
 			"Keep the previous kind, or replace the NodePool")
 	}
@@ -103,23 +105,23 @@ func ValidateUpdate(prev, next NodePool) Errors {
 }
 
 // validateWeight enforces RuleWeightRange: 1–100 when set.
-func validateWeight(es *Errors, w *int32) {
+func validateWeight(es *field.Errors, w *int32) {
 	if w != nil && (*w < MinWeight || *w > MaxWeight) {
-		es.add(NewPath("weight"), RuleWeightRange, fmt.Sprintf("weight must be between %d and %d, got %d", MinWeight, MaxWeight, *w),
+		add(es, field.Root("weight"), RuleWeightRange, fmt.Sprintf("weight must be between %d and %d, got %d", MinWeight, MaxWeight, *w),
 			"Set a weight from 1 to 100, or omit it (unset weight is treated as 0)")
 	}
 }
 
 // validateLimits enforces RuleLimitName and RuleLimitQuantity.
-func validateLimits(es *Errors, limits map[string]string) {
-	p := NewPath("limits")
+func validateLimits(es *field.Errors, limits map[string]string) {
+	p := field.Root("limits")
 	for _, k := range sortedKeys(limits) {
 		if k == "" {
-			es.add(p.AtKey(k), RuleLimitName, "resource name must not be empty", "Use a resource name such as cpu, memory or nodes")
+			add(es, p.Key(k), RuleLimitName, "resource name must not be empty", "Use a resource name such as cpu, memory or nodes")
 			continue
 		}
 		if v := limits[k]; !validQuantity(v) {
-			es.add(p.AtKey(k), RuleLimitQuantity, fmt.Sprintf("%q is not a Kubernetes quantity", v),
+			add(es, p.Key(k), RuleLimitQuantity, fmt.Sprintf("%q is not a Kubernetes quantity", v),
 				`Use a quantity such as "100", "1000m", "64Gi" or "1e3"`)
 		}
 	}
@@ -127,20 +129,20 @@ func validateLimits(es *Errors, limits map[string]string) {
 
 // validateLabels enforces RuleLabelKey, RuleLabelValue, RuleRestrictedLabel
 // and RuleKnownLabelValue on template labels.
-func validateLabels(es *Errors, p Path, labels map[string]string) {
+func validateLabels(es *field.Errors, p field.Path, labels map[string]string) {
 	for _, k := range sortedKeys(labels) {
-		kp := p.AtKey(k)
+		kp := p.Key(k)
 		if errs := qualifiedNameErrors(k); len(errs) > 0 {
-			es.add(kp, RuleLabelKey, fmt.Sprintf("label key %q is not a qualified name: %s", k, strings.Join(errs, "; ")),
+			add(es, kp, RuleLabelKey, fmt.Sprintf("label key %q is not a qualified name: %s", k, strings.Join(errs, "; ")),
 				"Use an optional DNS subdomain prefix and a name of at most 63 alphanumerics, '-', '_' or '.', e.g. example.com/team")
 		} else if why := RestrictedLabel(k); why != "" {
-			es.add(kp, RuleRestrictedLabel, why, restrictedFix)
+			add(es, kp, RuleRestrictedLabel, why, restrictedFix)
 		}
 		v := labels[k]
 		if errs := labelValueErrors(v); len(errs) > 0 {
-			es.add(kp, RuleLabelValue, fmt.Sprintf("label value %q is invalid: %s", v, strings.Join(errs, "; ")), labelValueFix)
+			add(es, kp, RuleLabelValue, fmt.Sprintf("label value %q is invalid: %s", v, strings.Join(errs, "; ")), labelValueFix)
 		} else if allowed, bad := unknownValue(k, v); bad {
-			es.add(kp, RuleKnownLabelValue, fmt.Sprintf("%q is not a known value of %s", v, k), "Use one of "+strings.Join(allowed, ", "))
+			add(es, kp, RuleKnownLabelValue, fmt.Sprintf("%q is not a known value of %s", v, k), "Use one of "+strings.Join(allowed, ", "))
 		}
 	}
 }
@@ -149,14 +151,14 @@ const restrictedFix = "Use a custom label in your own domain, or one of the well
 const labelValueFix = "Use at most 63 characters: alphanumerics, '-', '_' or '.', starting and ending with an alphanumeric (or an empty value)"
 
 // validateNodeClassRef enforces RuleNodeClassRefRequired.
-func validateNodeClassRef(es *Errors, p Path, ref NodeClassRef) {
+func validateNodeClassRef(es *field.Errors, p field.Path, ref NodeClassRef) {
 	for _, f := range []struct{ name, value, example string }{
 		{"group", ref.Group, "karpenter.azure.com"},
 		{"kind", ref.Kind, "AKSNodeClass"},
 		{"name", ref.Name, "default"},
 	} {
 		if f.value == "" {
-			es.add(p.Child(f.name), RuleNodeClassRefRequired, "node_class_ref."+f.name+" is required",
+			add(es, p.Child(f.name), RuleNodeClassRefRequired, "node_class_ref."+f.name+" is required",
 				fmt.Sprintf("Set it, e.g. %q", f.example))
 		}
 	}
@@ -166,50 +168,50 @@ func validateNodeClassRef(es *Errors, p Path, ref NodeClassRef) {
 // RuleRestrictedLabel, RuleRequirementOperator, RuleRequirementInValues,
 // RuleRequirementNumericValue, RuleRequirementMinValues,
 // RuleRequirementValue and RuleKnownLabelValue.
-func validateRequirements(es *Errors, p Path, reqs []Requirement) {
+func validateRequirements(es *field.Errors, p field.Path, reqs []Requirement) {
 	if len(reqs) > MaxRequirements {
-		es.add(p, RuleRequirementsMax, fmt.Sprintf("at most %d requirements are allowed, got %d", MaxRequirements, len(reqs)), "Merge or remove requirements")
+		add(es, p, RuleRequirementsMax, fmt.Sprintf("at most %d requirements are allowed, got %d", MaxRequirements, len(reqs)), "Merge or remove requirements")
 	}
 	for i, r := range reqs {
-		rp := p.AtIndex(i)
+		rp := p.Index(i)
 		if errs := qualifiedNameErrors(r.Key); len(errs) > 0 {
-			es.add(rp.Child("key"), RuleRequirementKey, fmt.Sprintf("key %q is not a qualified name: %s", r.Key, strings.Join(errs, "; ")),
+			add(es, rp.Child("key"), RuleRequirementKey, fmt.Sprintf("key %q is not a qualified name: %s", r.Key, strings.Join(errs, "; ")),
 				"Use a label key such as karpenter.azure.com/sku-family")
 		} else if why := RestrictedLabel(r.Key); why != "" {
-			es.add(rp.Child("key"), RuleRestrictedLabel, why, restrictedFix)
+			add(es, rp.Child("key"), RuleRestrictedLabel, why, restrictedFix)
 		}
 		if !contains(Operators, r.Operator) {
-			es.add(rp.Child("operator"), RuleRequirementOperator, fmt.Sprintf("operator %q is not supported", r.Operator),
+			add(es, rp.Child("operator"), RuleRequirementOperator, fmt.Sprintf("operator %q is not supported", r.Operator),
 				"Use one of "+strings.Join(Operators, ", "))
 		}
 		vp := rp.Child("values")
 		switch r.Operator {
 		case OperatorIn:
 			if len(r.Values) == 0 {
-				es.add(vp, RuleRequirementInValues, "operator In needs at least one value", "Add a value, or use Exists")
+				add(es, vp, RuleRequirementInValues, "operator In needs at least one value", "Add a value, or use Exists")
 			}
 		case OperatorGt, OperatorLt, OperatorGte, OperatorLte:
 			if len(r.Values) != 1 || !nonNegativeInt(r.Values[0]) {
-				es.add(vp, RuleRequirementNumericValue, fmt.Sprintf("operator %s needs exactly one non-negative integer value, got %q", r.Operator, r.Values),
+				add(es, vp, RuleRequirementNumericValue, fmt.Sprintf("operator %s needs exactly one non-negative integer value, got %q", r.Operator, r.Values),
 					`Use a single value such as ["4"]`)
 			}
 		}
 		for _, v := range r.Values {
 			if errs := labelValueErrors(v); len(errs) > 0 {
-				es.add(vp, RuleRequirementValue, fmt.Sprintf("value %q is not a valid label value: %s", v, strings.Join(errs, "; ")), labelValueFix)
+				add(es, vp, RuleRequirementValue, fmt.Sprintf("value %q is not a valid label value: %s", v, strings.Join(errs, "; ")), labelValueFix)
 			} else if r.Operator == OperatorIn || r.Operator == OperatorNotIn {
 				if allowed, bad := unknownValue(r.Key, v); bad {
-					es.add(vp, RuleKnownLabelValue, fmt.Sprintf("%q is not a known value of %s", v, r.Key), "Use one of "+strings.Join(allowed, ", "))
+					add(es, vp, RuleKnownLabelValue, fmt.Sprintf("%q is not a known value of %s", v, r.Key), "Use one of "+strings.Join(allowed, ", "))
 				}
 			}
 		}
 		if mv := r.MinValues; mv != nil {
 			switch {
 			case *mv < 1 || *mv > MaxMinValues:
-				es.add(rp.Child("min_values"), RuleRequirementMinValues, fmt.Sprintf("min_values must be between 1 and %d, got %d", MaxMinValues, *mv),
+				add(es, rp.Child("min_values"), RuleRequirementMinValues, fmt.Sprintf("min_values must be between 1 and %d, got %d", MaxMinValues, *mv),
 					"Set min_values from 1 to 50, or omit it")
 			case r.Operator == OperatorIn && len(r.Values) < *mv:
-				es.add(rp.Child("min_values"), RuleRequirementMinValues, fmt.Sprintf("min_values is %d but only %d values are listed", *mv, len(r.Values)),
+				add(es, rp.Child("min_values"), RuleRequirementMinValues, fmt.Sprintf("min_values is %d but only %d values are listed", *mv, len(r.Values)),
 					"List at least min_values values, or lower min_values")
 			}
 		}
@@ -223,7 +225,7 @@ func nonNegativeInt(s string) bool {
 
 // validateTaints enforces RuleTaintKey, RuleTaintValue, RuleTaintEffect and
 // RuleTaintDuplicate across taints and startup_taints together.
-func validateTaints(es *Errors, t Path, taints, startup []Taint) {
+func validateTaints(es *field.Errors, t field.Path, taints, startup []Taint) {
 	type keyEffect struct{ key, effect string }
 	seen := map[keyEffect]string{}
 	for _, set := range []struct {
@@ -231,23 +233,23 @@ func validateTaints(es *Errors, t Path, taints, startup []Taint) {
 		taints []Taint
 	}{{"taints", taints}, {"startup_taints", startup}} {
 		for i, taint := range set.taints {
-			tp := t.Child(set.name).AtIndex(i)
+			tp := t.Child(set.name).Index(i)
 			if taint.Key == "" {
-				es.add(tp.Child("key"), RuleTaintKey, "taint key is required", "Set a key such as example.com/dedicated")
+				add(es, tp.Child("key"), RuleTaintKey, "taint key is required", "Set a key such as example.com/dedicated")
 			} else if errs := qualifiedNameErrors(taint.Key); len(errs) > 0 {
-				es.add(tp.Child("key"), RuleTaintKey, fmt.Sprintf("taint key %q is not a qualified name: %s", taint.Key, strings.Join(errs, "; ")),
+				add(es, tp.Child("key"), RuleTaintKey, fmt.Sprintf("taint key %q is not a qualified name: %s", taint.Key, strings.Join(errs, "; ")),
 					"Use a key such as example.com/dedicated")
 			}
 			if errs := labelValueErrors(taint.Value); len(errs) > 0 {
-				es.add(tp.Child("value"), RuleTaintValue, fmt.Sprintf("taint value %q is invalid: %s", taint.Value, strings.Join(errs, "; ")), labelValueFix)
+				add(es, tp.Child("value"), RuleTaintValue, fmt.Sprintf("taint value %q is invalid: %s", taint.Value, strings.Join(errs, "; ")), labelValueFix)
 			}
 			if !contains(TaintEffects, taint.Effect) {
-				es.add(tp.Child("effect"), RuleTaintEffect, fmt.Sprintf("effect %q is not valid", taint.Effect),
+				add(es, tp.Child("effect"), RuleTaintEffect, fmt.Sprintf("effect %q is not valid", taint.Effect),
 					"Use one of "+strings.Join(TaintEffects, ", "))
 			}
 			ke := keyEffect{taint.Key, taint.Effect}
 			if first, dup := seen[ke]; dup {
-				es.add(tp, RuleTaintDuplicate, fmt.Sprintf("taint %s:%s duplicates %s (the key/effect pair must be unique across taints and startup_taints)", taint.Key, taint.Effect, first),
+				add(es, tp, RuleTaintDuplicate, fmt.Sprintf("taint %s:%s duplicates %s (the key/effect pair must be unique across taints and startup_taints)", taint.Key, taint.Effect, first),
 					"Remove one of them, or change its key or effect")
 			} else {
 				seen[ke] = tp.String()
@@ -257,14 +259,14 @@ func validateTaints(es *Errors, t Path, taints, startup []Taint) {
 }
 
 // validateExpireAfter enforces RuleExpireAfter.
-func validateExpireAfter(es *Errors, p Path, v *string) {
+func validateExpireAfter(es *field.Errors, p field.Path, v *string) {
 	if v != nil {
 		checkDuration(es, p, RuleExpireAfter, *v, true)
 	}
 }
 
 // validateTerminationGracePeriod enforces RuleTerminationGracePeriod.
-func validateTerminationGracePeriod(es *Errors, p Path, v *string) {
+func validateTerminationGracePeriod(es *field.Errors, p field.Path, v *string) {
 	if v != nil {
 		checkDuration(es, p, RuleTerminationGracePeriod, *v, false)
 	}
@@ -273,34 +275,34 @@ func validateTerminationGracePeriod(es *Errors, p Path, v *string) {
 // checkDuration checks a duration attribute against its CRD pattern and that
 // Go can represent it (Kubernetes admits "9999999999h", which Karpenter then
 // cannot read).
-func checkDuration(es *Errors, p Path, id RuleID, v string, allowNever bool) {
+func checkDuration(es *field.Errors, p field.Path, id RuleID, v string, allowNever bool) {
 	pattern, units, example := durationPattern, "only s, m and h units", `"30s", "10m" or "1h30m"`
 	if allowNever {
 		pattern, units, example = nillableDurationPattern, `only s, m and h units, or "Never"`, `"30s", "720h", "1h30m" or "Never"`
 	}
 	if !pattern.MatchString(v) {
-		es.add(p, id, fmt.Sprintf("%q is not a valid duration (%s)", v, units), "Use e.g. "+example)
+		add(es, p, id, fmt.Sprintf("%q is not a valid duration (%s)", v, units), "Use e.g. "+example)
 		return
 	}
 	if v != Never {
 		if _, err := time.ParseDuration(v); err != nil {
-			es.add(p, id, fmt.Sprintf("%q is too large to represent", v), "Use a duration below about 2562047h")
+			add(es, p, id, fmt.Sprintf("%q is too large to represent", v), "Use a duration below about 2562047h")
 		}
 	}
 }
 
 // validateConsolidationPolicy enforces RuleConsolidationPolicy.
-func validateConsolidationPolicy(es *Errors, p Path, v *string) {
+func validateConsolidationPolicy(es *field.Errors, p field.Path, v *string) {
 	if v != nil && !contains(ConsolidationPolicies, *v) {
-		es.add(p, RuleConsolidationPolicy, fmt.Sprintf("consolidation policy %q is not valid", *v), "Use WhenEmpty or WhenEmptyOrUnderutilized")
+		add(es, p, RuleConsolidationPolicy, fmt.Sprintf("consolidation policy %q is not valid", *v), "Use WhenEmpty or WhenEmptyOrUnderutilized")
 	}
 }
 
 // validateConsolidateAfter enforces RuleConsolidateAfterRequired (AKS) and
 // RuleConsolidateAfter.
-func validateConsolidateAfter(es *Errors, p Path, v *string) {
+func validateConsolidateAfter(es *field.Errors, p field.Path, v *string) {
 	if v == nil {
-		es.add(p, RuleConsolidateAfterRequired, "consolidate_after is required on AKS", `Set it, e.g. "30s", "0s" or "Never"`)
+		add(es, p, RuleConsolidateAfterRequired, "consolidate_after is required on AKS", `Set it, e.g. "30s", "0s" or "Never"`)
 		return
 	}
 	checkDuration(es, p, RuleConsolidateAfter, *v, true)
@@ -309,12 +311,12 @@ func validateConsolidateAfter(es *Errors, p Path, v *string) {
 // validateBudgets enforces RuleBudgetsMax, RuleBudgetNodes,
 // RuleBudgetNodesInt32, RuleBudgetScheduleDurationPaired,
 // RuleBudgetDuration, RuleBudgetSchedule and RuleBudgetReasons.
-func validateBudgets(es *Errors, p Path, budgets []Budget) {
+func validateBudgets(es *field.Errors, p field.Path, budgets []Budget) {
 	if len(budgets) > MaxBudgets {
-		es.add(p, RuleBudgetsMax, fmt.Sprintf("at most %d budgets are allowed, got %d", MaxBudgets, len(budgets)), "Merge or remove budgets")
+		add(es, p, RuleBudgetsMax, fmt.Sprintf("at most %d budgets are allowed, got %d", MaxBudgets, len(budgets)), "Merge or remove budgets")
 	}
 	for i, b := range budgets {
-		bp := p.AtIndex(i)
+		bp := p.Index(i)
 		if b.Nodes != nil {
 			validateBudgetNodes(es, bp.Child("nodes"), *b.Nodes)
 		}
@@ -323,39 +325,39 @@ func validateBudgets(es *Errors, p Path, budgets []Budget) {
 			if b.Schedule == nil {
 				missing, present = "schedule", "duration"
 			}
-			es.add(bp.Child(missing), RuleBudgetScheduleDurationPaired, fmt.Sprintf("%s is set without %s; schedule and duration must be set together", present, missing),
+			add(es, bp.Child(missing), RuleBudgetScheduleDurationPaired, fmt.Sprintf("%s is set without %s; schedule and duration must be set together", present, missing),
 				fmt.Sprintf("Set %s too, or remove %s to make the budget always active", missing, present))
 		}
 		if b.Duration != nil && !budgetDurationPattern.MatchString(*b.Duration) {
-			es.add(bp.Child("duration"), RuleBudgetDuration, fmt.Sprintf("%q is not a valid budget duration (hours and minutes only)", *b.Duration),
+			add(es, bp.Child("duration"), RuleBudgetDuration, fmt.Sprintf("%q is not a valid budget duration (hours and minutes only)", *b.Duration),
 				`Use e.g. "10m", "8h" or "1h30m"`)
 		} else if b.Duration != nil {
 			if _, err := time.ParseDuration(*b.Duration); err != nil {
-				es.add(bp.Child("duration"), RuleBudgetDuration, fmt.Sprintf("%q is too large to represent", *b.Duration), "Use a duration below about 2562047h")
+				add(es, bp.Child("duration"), RuleBudgetDuration, fmt.Sprintf("%q is too large to represent", *b.Duration), "Use a duration below about 2562047h")
 			}
 		}
 		if b.Schedule != nil {
 			if rule, fix, ok := checkSchedule(*b.Schedule); !ok {
-				es.add(bp.Child("schedule"), RuleBudgetSchedule, rule, fix)
+				add(es, bp.Child("schedule"), RuleBudgetSchedule, rule, fix)
 			}
 		}
 		for _, r := range b.Reasons {
 			if !contains(reasonNames(), r) {
-				es.add(bp.Child("reasons"), RuleBudgetReasons, fmt.Sprintf("reason %q is not a disruption reason", r), "Use Empty, Drifted or Underutilized")
+				add(es, bp.Child("reasons"), RuleBudgetReasons, fmt.Sprintf("reason %q is not a disruption reason", r), "Use Empty, Drifted or Underutilized")
 			}
 		}
 	}
 }
 
 // validateBudgetNodes enforces RuleBudgetNodes and RuleBudgetNodesInt32.
-func validateBudgetNodes(es *Errors, p Path, nodes string) {
+func validateBudgetNodes(es *field.Errors, p field.Path, nodes string) {
 	if !budgetNodesPattern.MatchString(nodes) {
-		es.add(p, RuleBudgetNodes, fmt.Sprintf("%q is not a node count or a percentage from 0%% to 100%%", nodes), `Use e.g. "5" or "10%"`)
+		add(es, p, RuleBudgetNodes, fmt.Sprintf("%q is not a node count or a percentage from 0%% to 100%%", nodes), `Use e.g. "5" or "10%"`)
 		return
 	}
 	if !strings.HasSuffix(nodes, "%") {
 		if _, err := strconv.ParseInt(nodes, 10, 32); err != nil {
-			es.add(p, RuleBudgetNodesInt32, fmt.Sprintf("%s does not fit a 32-bit integer (Kubernetes admits it, but Karpenter misreads it)", nodes),
+			add(es, p, RuleBudgetNodesInt32, fmt.Sprintf("%s does not fit a 32-bit integer (Kubernetes admits it, but Karpenter misreads it)", nodes),
 				"Use at most 2147483647, or remove the budget for unlimited disruption")
 		}
 	}

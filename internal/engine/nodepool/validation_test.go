@@ -2,8 +2,11 @@ package nodepool
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
 )
 
 func TestValidPoolHasNoErrors(t *testing.T) {
@@ -200,13 +203,13 @@ func TestValidate(t *testing.T) {
 				t.Fatalf("expected exactly one error %s at %s, got %d:\n%v", tt.rule, tt.path, len(errs), errs)
 			}
 			e := errs[0]
-			if e.Path != tt.path || e.ID != tt.rule {
+			if e.Path.String() != tt.path || e.ID != string(tt.rule) {
 				t.Fatalf("got %s at %q, want %s at %q (%v)", e.ID, e.Path, tt.rule, tt.path, e)
 			}
-			if Path(e.Steps).String() != e.Path || e.Rule == "" || e.Fix == "" {
+			if pathFromSteps(e.Path.Steps()).String() != tt.path || e.Rule == "" || e.Fix == "" {
 				t.Errorf("incomplete error %+v", e)
 			}
-			if want := e.Path + ": " + e.Rule + ". " + e.Fix; e.Error() != want {
+			if want := tt.path + ": " + e.Rule + ". " + e.Fix; e.Error() != want {
 				t.Errorf("Error() = %q, want %q", e.Error(), want)
 			}
 		})
@@ -218,25 +221,29 @@ func TestFieldErrorSteps(t *testing.T) {
 	np.Disruption.Budgets = []Budget{budget("10%"), budget("2147483648")}
 	np.Template.Labels = map[string]string{"karpenter.sh/nodepool": "x"}
 	errs := Validate(np)
-	if !errs.Has(RuleBudgetNodesInt32) || !errs.Has(RuleRestrictedLabel) || errs.Has(RuleWeightRange) {
+	if !errs.Has(string(RuleBudgetNodesInt32)) || !errs.Has(string(RuleRestrictedLabel)) || errs.Has(string(RuleWeightRange)) {
 		t.Fatalf("Has: %v", errs)
 	}
 	e := errs.At("disruption.budgets[1].nodes")
-	if len(e) != 1 {
+	if len(e) != 1 || e[0].ID != string(RuleBudgetNodesInt32) {
 		t.Fatalf("At: %v", errs)
 	}
-	want := []PathStep{{Name: "disruption", Index: -1}, {Name: "budgets", Index: 1}, {Name: "nodes", Index: -1}}
-	if fmt.Sprint(e[0].Steps) != fmt.Sprint(want) {
-		t.Errorf("Steps = %+v, want %+v", e[0].Steps, want)
+	want := []field.Step{{Name: "disruption", Index: -1}, {Name: "budgets", Index: -1}, {Index: 1}, {Name: "nodes", Index: -1}}
+	if got := e[0].Path.Steps(); !slices.Equal(got, want) {
+		t.Errorf("Steps = %+v, want %+v", got, want)
 	}
 	l := errs.At(`template.labels["karpenter.sh/nodepool"]`)
-	if len(l) != 1 || !l[0].Steps[1].HasKey || l[0].Steps[1].Key != "karpenter.sh/nodepool" || l[0].Steps[1].Index != -1 {
-		t.Errorf("label steps: %+v", l)
+	if len(l) != 1 || l[0].ID != string(RuleRestrictedLabel) {
+		t.Fatalf("label At: %+v", l)
+	}
+	wantLabel := []field.Step{{Name: "template", Index: -1}, {Name: "labels", Index: -1}, {Index: -1, Key: "karpenter.sh/nodepool", IsKey: true}}
+	if got := l[0].Path.Steps(); !slices.Equal(got, wantLabel) {
+		t.Errorf("label steps = %+v, want %+v", got, wantLabel)
 	}
 	if !strings.HasPrefix(e[0].Error(), "disruption.budgets[1].nodes: 2147483648 does not fit a 32-bit integer") {
 		t.Errorf("Error() = %q", e[0].Error())
 	}
-	if errs.Err() == nil || (Errors{}).Err() != nil {
+	if errs.Err() == nil || (field.Errors{}).Err() != nil {
 		t.Error("Err()")
 	}
 }
@@ -273,7 +280,7 @@ func TestValidateNegativeNumericRequirement(t *testing.T) {
 	np := validPool()
 	np.Template.Requirements[0] = Requirement{Key: "karpenter.azure.com/sku-cpu", Operator: "Gt", Values: []string{"-1"}}
 	errs := Validate(np).At("template.requirements[0].values")
-	if !errs.Has(RuleRequirementNumericValue) {
+	if !errs.Has(string(RuleRequirementNumericValue)) {
 		t.Errorf("Gt -1 must be rejected as negative: %v", errs)
 	}
 }
@@ -288,7 +295,7 @@ func TestValidateUpdate(t *testing.T) {
 	next.Template.NodeClassRef.Group = "example.com"
 	next.Template.NodeClassRef.Kind = "Other"
 	errs := ValidateUpdate(prev, next)
-	if len(errs.At("template.node_class_ref.group")) != 1 || len(errs.At("template.node_class_ref.kind")) != 1 || !errs.Has(RuleNodeClassRefImmutable) {
+	if len(errs.At("template.node_class_ref.group")) != 1 || len(errs.At("template.node_class_ref.kind")) != 1 || !errs.Has(string(RuleNodeClassRefImmutable)) {
 		t.Fatalf("immutability: %v", errs)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
 )
 
 // Kinds of warnings returned by Warnings.
@@ -59,7 +61,7 @@ func (f budgetFacts) zero() bool { return f.n == 0 }
 // each saying what actually happens. It needs no clock: schedules are
 // analysed over their whole cycle. Budgets that fail Validate are ignored.
 func Warnings(np NodePool) []Warning {
-	bp := NewPath("disruption", "budgets")
+	bp := field.Root("disruption").Child("budgets")
 	if np.Disruption.Budgets != nil && len(np.Disruption.Budgets) == 0 {
 		return []Warning{newWarning(bp, WarnEmptyBudgets,
 			"budgets is explicitly empty, so no budget limits voluntary disruption: Karpenter may disrupt every node of the pool at once (Empty, Drifted and Underutilized are unlimited). Remove the attribute to get the default budget (nodes = \"10%\")")}
@@ -72,7 +74,7 @@ func Warnings(np NodePool) []Warning {
 		if !ok {
 			continue
 		}
-		p := bp.AtIndex(i)
+		p := bp.Index(i)
 		if b.Reasons != nil && len(b.Reasons) == 0 {
 			ws = append(ws, newWarning(p.Child("reasons"), WarnReasonsEmpty,
 				"reasons is explicitly empty, so this budget applies to no disruption reason and has no effect. Remove reasons to apply it to every reason, or list the reasons it should limit"))
@@ -142,7 +144,7 @@ func analyzeBudget(i int, b Budget) (budgetFacts, bool) {
 // cannotRaiseWarnings finds scheduled budgets that can never lower the
 // allowance below an always-active budget of the same reasons: they cannot
 // "open" a window, because budgets only restrict.
-func cannotRaiseWarnings(bp Path, facts []budgetFacts) []Warning {
+func cannotRaiseWarnings(bp field.Path, facts []budgetFacts) []Warning {
 	var ws []Warning
 	for _, s := range facts {
 		if s.always || s.never {
@@ -177,7 +179,7 @@ func cannotRaiseWarnings(bp Path, facts []budgetFacts) []Warning {
 		if by.scheduled {
 			kind = "is active at all times"
 		}
-		ws = append(ws, newWarning(bp.AtIndex(s.index), WarnCannotRaise, fmt.Sprintf(
+		ws = append(ws, newWarning(bp.Index(s.index), WarnCannotRaise, fmt.Sprintf(
 			"this budget (nodes = %q on %q for %s) can never raise the allowance: budgets[%d] (nodes = %q) %s, and the most restrictive active budget wins. Actually allowed for %s: %s. Budgets only restrict: to allow disruption only in this window, give budgets[%d] a schedule covering the other times instead",
 			*s.budget.Nodes, *s.budget.Schedule, *s.budget.Duration, by.index, *by.budget.Nodes, kind, joinReasons(reasons), actual, by.index)))
 	}
@@ -205,7 +207,7 @@ func nodesPhrase(f budgetFacts) string {
 
 // unlimitedWarnings reports reasons that some time (or always) have no
 // active budget, grouping reasons with the same applicable budgets.
-func unlimitedWarnings(bp Path, facts []budgetFacts, nBudgets int) []Warning {
+func unlimitedWarnings(bp field.Path, facts []budgetFacts, nBudgets int) []Warning {
 	groups := map[string][]Reason{}
 	var order []string
 	applicable := map[string][]budgetFacts{}

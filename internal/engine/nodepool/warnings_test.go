@@ -94,11 +94,14 @@ func TestWarnings(t *testing.T) {
 			}
 			for i, w := range tt.want {
 				g := got[i]
-				if g.ID != w.id || g.Path != w.path || !strings.Contains(g.Message, w.contains) {
+				if g.ID != w.id || g.Path.String() != w.path || !strings.Contains(g.Message, w.contains) {
 					t.Errorf("warning %d = %s %q: %s\nwant %s %q containing %q", i, g.ID, g.Path, g.Message, w.id, w.path, w.contains)
 				}
-				if Path(g.Steps).String() != g.Path {
-					t.Errorf("steps %v do not render as %q", g.Steps, g.Path)
+				if pathFromSteps(g.Path.Steps()).String() != w.path {
+					t.Errorf("steps %v do not render as %q", g.Path.Steps(), w.path)
+				}
+				if want := w.path + ": " + g.Message; g.String() != want {
+					t.Errorf("String() = %q, want %q", g.String(), want)
 				}
 			}
 		})

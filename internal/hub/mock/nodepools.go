@@ -46,6 +46,15 @@ func (h *Hub) DeleteNodePool(_ context.Context, cluster, name string, pre Precon
 	return del(h.store, bucketNodePools, nodePoolKey(cluster, name), pre)
 }
 
+// NodePoolNodes lists the member cluster's NAP nodes of the pool.
+func (h *Hub) NodePoolNodes(ctx context.Context, cluster, name string) (hub.NodePoolStatus, error) {
+	c, err := h.member(ctx, cluster)
+	if err != nil {
+		return hub.NodePoolStatus{}, err
+	}
+	return nodePoolStatus(c, name), nil
+}
+
 func (h *Hub) member(ctx context.Context, name string) (*fleet.Cluster, error) {
 	f, err := h.Fleet(ctx)
 	if err != nil {
