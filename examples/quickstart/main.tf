@@ -31,6 +31,57 @@ data "aks_fleet_member_clusters" "prod_candidates" {
   }
 }
 
+# Place the "web" namespace on the three production clusters with the most
+# available CPU. `terraform plan` shows the scheduler's decisions in
+# `preview` before anything is applied.
+resource "aks_fleet_placement" "web" {
+  name               = "web"
+  resource_selectors = [{ version = "v1", kind = "Namespace", name = "web" }]
+  policy = {
+    placement_type     = "PickN"
+    number_of_clusters = 3
+    affinity = {
+      required = [{ label_selector = { match_labels = { env = "prod" } } }]
+      preferred = [{
+        weight     = 100
+        preference = { property_sorter = { name = "resources.kubernetes-fleet.io/available-cpu", sort_order = "Descending" } }
+      }]
+    }
+  }
+}
+
+# Node Auto Provisioning on one member: no disruption during weekday business hours.
+resource "aks_nap_nodepool" "default" {
+  cluster = "aks-east-prod-01"
+  name    = "default"
+  template = {
+    node_class_ref = { group = "karpenter.azure.com", kind = "AKSNodeClass", name = "default" }
+    requirements   = [{ key = "karpenter.azure.com/sku-family", operator = "In", values = ["D", "E"] }]
+  }
+  disruption = {
+    consolidate_after = "5m"
+    budgets = [
+      { nodes = "10%" },
+      { nodes = "0", schedule = "0 9 * * 1-5", duration = "8h" },
+    ]
+  }
+}
+
+output "web_placement" {
+  description = "Why each cluster is or is not picked (the selected ones first)."
+  value       = { for d in aks_fleet_placement.web.preview.decisions : d.cluster_name => d.reason }
+}
+
+output "web_clusters" {
+  description = "The clusters the hub holds for the web placement."
+  value       = aks_fleet_placement.web.status.selected_clusters
+}
+
+output "nodepool_allowed_now" {
+  description = "How many nodes of the default pool may be disrupted, per reason, when the pool was planned."
+  value       = { for a in aks_nap_nodepool.default.preview.allowed_now : a.reason => a.unlimited ? "unlimited" : tostring(a.allowed) }
+}
+
 output "fleet" {
   description = "Member clusters by region."
   value = {

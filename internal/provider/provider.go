@@ -187,6 +187,7 @@ func (p *aksProvider) DataSources(context.Context) []func() datasource.DataSourc
 	return []func() datasource.DataSource{
 		newMemberClustersDataSource,
 		newPlacementPreviewDataSource,
+		newDisruptionPreviewDataSource,
 	}
 }
 

@@ -28,7 +28,11 @@ const testClock = "2026-11-21T12:00:00Z"
 // clock and, optionally, an inventory file.
 func providerConfig(t *testing.T, fleetFile string) string {
 	t.Helper()
-	state := filepath.Join(t.TempDir(), "state.db")
+	return providerConfigAt(filepath.Join(t.TempDir(), "state.db"), fleetFile, testClock)
+}
+
+// providerConfigAt configures the mock hub with the given state, inventory and fixed clock.
+func providerConfigAt(state, fleetFile, clock string) string {
 	ff := ""
 	if fleetFile != "" {
 		ff = fmt.Sprintf("    fleet_file = %q\n", fleetFile)
@@ -41,7 +45,7 @@ provider "aks" {
     clock_time = %q
   }
 }
-`, ff, state, testClock)
+`, ff, state, clock)
 }
 
 // writeFleet writes an inventory file for a test and returns its path.
@@ -73,3 +77,23 @@ func TestAttributePath(t *testing.T) {
 		t.Fatalf("got %s", got)
 	}
 }
+
+// anyElementMatches is a knownvalue.Check that passes when some element of a
+// list of strings matches the phrase (as expectError matches it).
+type anyElementMatches string
+
+func (a anyElementMatches) CheckValue(v any) error {
+	l, ok := v.([]any)
+	if !ok {
+		return fmt.Errorf("expected a list, got %T", v)
+	}
+	re := expectError(string(a))
+	for _, e := range l {
+		if s, ok := e.(string); ok && re.MatchString(s) {
+			return nil
+		}
+	}
+	return fmt.Errorf("no element matches %q in %v", string(a), l)
+}
+
+func (a anyElementMatches) String() string { return "any element matching " + string(a) }

@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -88,4 +90,63 @@ func TestAccNodePool_lifecycle(t *testing.T) {
 			},
 		},
 	})
+}
+
+// Time passing changes the live allowances but never the plan.
+func TestAccNodePool_clockMovesWithoutDiff(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "state.db")
+	pool := nodePoolConfig(`team = "web"`, `{ nodes = "10%" }, { nodes = "0", schedule = "0 9 * * 1-5", duration = "8h" }`)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviders,
+		Steps: []resource.TestStep{
+			{Config: providerConfigAt(state, "", testClock) + pool},
+			{
+				// Monday 10:00 UTC, three days later: inside the blocking window, and one node past its expiry.
+				Config:           providerConfigAt(state, "", "2026-11-23T10:00:00Z") + pool,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+		},
+	})
+}
+
+func TestAccNodePool_validation(t *testing.T) {
+	cfg := providerConfig(t, "")
+	pool := func(template, disruption string) string {
+		return cfg + `
+resource "aks_nap_nodepool" "test" {
+  cluster = "aks-east-prod-01"
+  name    = "batch"
+  template = {
+    node_class_ref = { group = "karpenter.azure.com", kind = "AKSNodeClass", name = "default" }
+` + template + `
+  }
+  disruption = {
+` + disruption + `
+  }
+}`
+	}
+	ok := `consolidate_after = "30s"`
+	cases := []struct{ config, want string }{
+		{pool(`requirements = [{ key = "karpenter.sh/capacity-type", operator = "Gtx", values = ["1"] }]`, ok), `template.requirements[0].operator:`},
+		{pool(`requirements = [{ key = "karpenter.sh/capacity-type", operator = "In", values = ["preemptible"] }]`, ok), `template.requirements[0]`},
+		{pool(`labels = { "karpenter.sh/nodepool" = "x" }`, ok), `template.labels["karpenter.sh/nodepool"]:`},
+		{pool(`labels = { "kubernetes.azure.com/agentpool-name" = "x" }`, ok), `template.labels["kubernetes.azure.com/agentpool-name"]:`},
+		{pool(`taints = [{ key = "a", effect = "NoSchedule" }]
+startup_taints = [{ key = "a", effect = "NoSchedule" }]`, ok), `template.startup_taints[0]`},
+		{pool(`expire_after = "30d"`, ok), `template.expire_after:`},
+		{pool("", ``), `disruption.consolidate_after:`},
+		{pool("", ok+"\nbudgets = [{ nodes = \"0\", schedule = \"0 9 * * 7\", duration = \"8h\" }]"), `disruption.budgets[0].schedule:`},
+		{pool("", ok+"\nbudgets = [{ nodes = \"0\", schedule = \"0 0 * * sat-sun\", duration = \"8h\" }]"), `disruption.budgets[0].schedule:`},
+		{pool("", ok+"\nbudgets = [{ nodes = \"2147483648\" }]"), `disruption.budgets[0].nodes:`},
+		{pool("", ok+"\nbudgets = [{ nodes = \"1\", schedule = \"@daily\" }]"), `disruption.budgets[0]`},
+		{pool("", ok+"\nconsolidation_policy = \"Always\""), `disruption.consolidation_policy:`},
+	}
+	steps := []resource.TestStep{}
+	for _, c := range cases {
+		steps = append(steps, resource.TestStep{Config: c.config, ExpectError: expectError(c.want), PlanOnly: true})
+	}
+	steps = append(steps, resource.TestStep{
+		Config: strings.Replace(pool("", ok), `"aks-east-prod-01"`, `"aks-nowhere-01"`, 1), ExpectError: expectError(`cluster: member cluster "aks-nowhere-01"`), PlanOnly: true,
+	})
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviders, Steps: steps})
 }

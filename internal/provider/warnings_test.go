@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/fleetform/terraform-provider-aks/internal/engine/nodepool"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/selector"
 )
@@ -168,4 +169,53 @@ data "aks_fleet_placement_preview" "test" {
 			},
 		},
 	})
+}
+
+func TestNodePoolPlanWarnings(t *testing.T) {
+	s := func(v string) *string { return &v }
+	pool := func(budgets ...nodepool.Budget) any {
+		return struct {
+			Cluster, Name string
+			nodepool.NodePool
+		}{"aks-east-prod-01", "default", nodepool.NodePool{
+			Template:   nodepool.Template{NodeClassRef: nodepool.NodeClassRef{Group: "karpenter.azure.com", Kind: "AKSNodeClass", Name: "default"}},
+			Disruption: nodepool.Disruption{ConsolidateAfter: s("30s"), Budgets: budgets},
+		}}
+	}
+	cases := []struct {
+		name string
+		pool any
+		want string
+	}{
+		{"weekend only", pool(nodepool.Budget{Nodes: s("50%"), Schedule: s("0 0 * * 6"), Duration: s("48h")}, nodepool.Budget{Nodes: s("0")}),
+			"0 at all times"},
+		{"gradual", pool(nodepool.Budget{Nodes: s("1"), Schedule: s("0 2 * * *"), Duration: s("2h")}, nodepool.Budget{Nodes: s("3"), Schedule: s("0 4 * * *"), Duration: s("4h")}),
+			"unlimited outside 02:00–08:00 UTC"},
+		{"explicitly empty budgets", emptyBudgetsPool(), "disruption.budgets: budgets is explicitly empty"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			diags := protocolPlan(t, "aks_nap_nodepool", c.pool)
+			for _, d := range diags {
+				if d.Severity == tfprotov6.DiagnosticSeverityError {
+					t.Fatalf("error: %s: %s", d.Summary, d.Detail)
+				}
+			}
+			if w := strings.Join(warningsOf(diags), "\n"); !strings.Contains(w, c.want) {
+				t.Fatalf("warnings do not say %q:\n%s", c.want, w)
+			}
+		})
+	}
+}
+
+// emptyBudgetsPool has `budgets = []`, which is not the same as unset.
+func emptyBudgetsPool() any {
+	ca := "30s"
+	return struct {
+		Cluster, Name string
+		nodepool.NodePool
+	}{"aks-east-prod-01", "default", nodepool.NodePool{
+		Template:   nodepool.Template{NodeClassRef: nodepool.NodeClassRef{Group: "karpenter.azure.com", Kind: "AKSNodeClass", Name: "default"}},
+		Disruption: nodepool.Disruption{ConsolidateAfter: &ca, Budgets: []nodepool.Budget{}},
+	}}
 }

@@ -54,6 +54,19 @@ func (p Path) Concat(q Path) Path {
 	return Path{steps: append(append(steps, p.steps...), q.steps...)}
 }
 
+// Rel returns p relative to base, and whether p lies under base.
+func (p Path) Rel(base Path) (Path, bool) {
+	if len(p.steps) < len(base.steps) {
+		return p, false
+	}
+	for i, s := range base.steps {
+		if p.steps[i] != s {
+			return p, false
+		}
+	}
+	return Path{steps: append([]Step(nil), p.steps[len(base.steps):]...)}, true
+}
+
 // String renders the path as `a.b[0].c["k"]`.
 func (p Path) String() string {
 	var b strings.Builder

@@ -91,3 +91,16 @@ func TestErrorsAt(t *testing.T) {
 		}
 	}
 }
+
+func TestPathRel(t *testing.T) {
+	p := Root("disruption").Child("budgets").Index(2).Child("nodes")
+	if r, ok := p.Rel(Root("disruption")); !ok || r.String() != "budgets[2].nodes" {
+		t.Fatalf("got %s %v", r, ok)
+	}
+	if _, ok := p.Rel(Root("template")); ok {
+		t.Fatal("not under template")
+	}
+	if r, ok := p.Rel(Path{}); !ok || r.String() != p.String() {
+		t.Fatal("relative to the root")
+	}
+}

@@ -105,6 +105,14 @@ func ValidateUpdate(prev, next NodePool) field.Errors {
 }
 
 // validateWeight enforces RuleWeightRange: 1–100 when set.
+// ValidateBudgets applies the disruption-budget rules alone (paths under
+// disruption.budgets), to check a budget design without a whole NodePool.
+func ValidateBudgets(budgets []Budget) field.Errors {
+	var es field.Errors
+	validateBudgets(&es, field.Root("disruption").Child("budgets"), budgets)
+	return es
+}
+
 func validateWeight(es *field.Errors, w *int32) {
 	if w != nil && (*w < MinWeight || *w > MaxWeight) {
 		add(es, field.Root("weight"), RuleWeightRange, fmt.Sprintf("weight must be between %d and %d, got %d", MinWeight, MaxWeight, *w),

@@ -299,3 +299,16 @@ func TestValidateUpdate(t *testing.T) {
 		t.Fatalf("immutability: %v", errs)
 	}
 }
+
+func TestValidateBudgetsAlone(t *testing.T) {
+	s, d := "0 9 * * 7", "8h"
+	errs := ValidateBudgets([]Budget{{Nodes: strPtrForBudgetsTest("10%")}, {Nodes: strPtrForBudgetsTest("0"), Schedule: &s, Duration: &d}})
+	if len(errs) != 1 || errs[0].Path.String() != "disruption.budgets[1].schedule" {
+		t.Fatalf("got %v", errs)
+	}
+	if errs := ValidateBudgets(nil); len(errs) != 0 {
+		t.Fatalf("no budgets is valid: %v", errs)
+	}
+}
+
+func strPtrForBudgetsTest(s string) *string { return &s }

@@ -1,0 +1,28 @@
+# Check a budget design without a cluster: 30 nodes, 20% or 5 at most, and
+# nothing during the ten minutes after midnight UTC.
+data "aks_nap_disruption_preview" "design" {
+  nodes = 30
+  budgets = [
+    { nodes = "20%" },
+    { nodes = "5" },
+    { nodes = "0", schedule = "@daily", duration = "10m" },
+  ]
+}
+
+output "allowed_now" {
+  value = { for a in data.aks_nap_disruption_preview.design.allowed_now : a.reason => a.unlimited ? "unlimited" : tostring(a.allowed) }
+}
+
+# The "weekend only" design does not do what it says: the unscheduled "0"
+# budget is always active, and budgets only ever restrict.
+data "aks_nap_disruption_preview" "weekend_only" {
+  nodes = 10
+  budgets = [
+    { nodes = "50%", schedule = "0 0 * * 6", duration = "48h" },
+    { nodes = "0" },
+  ]
+}
+
+output "weekend_only_warnings" {
+  value = data.aks_nap_disruption_preview.weekend_only.warnings
+}

@@ -1,0 +1,33 @@
+# A NAP NodePool on a member cluster: D- and E-family VMs, spot or on-demand,
+# consolidated after 5 minutes, at most 10% of nodes disrupted at once and
+# none during business hours on weekdays.
+resource "aks_nap_nodepool" "general" {
+  cluster = "aks-east-prod-01"
+  name    = "default"
+
+  template = {
+    labels         = { team = "platform" }
+    node_class_ref = { group = "karpenter.azure.com", kind = "AKSNodeClass", name = "default" }
+    requirements = [
+      { key = "karpenter.azure.com/sku-family", operator = "In", values = ["D", "E"] },
+      { key = "karpenter.sh/capacity-type", operator = "In", values = ["spot", "on-demand"] },
+    ]
+    expire_after = "720h"
+  }
+
+  limits = { cpu = "1000", memory = "4000Gi" }
+
+  disruption = {
+    consolidation_policy = "WhenEmptyOrUnderutilized"
+    consolidate_after    = "5m"
+    budgets = [
+      { nodes = "10%" },
+      { nodes = "0", schedule = "0 9 * * 1-5", duration = "8h" }, # Mon–Fri 09:00–17:00 UTC
+    ]
+  }
+}
+
+# When may nodes be disrupted this week, and which nodes expire?
+output "disruption_timeline" {
+  value = [for i in aks_nap_nodepool.general.preview.timeline : "${i.reason}: ${i.description}"]
+}

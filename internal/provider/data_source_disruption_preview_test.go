@@ -1,0 +1,147 @@
+package provider
+
+import (
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+)
+
+func dpAddr(name string) string { return "data.aks_nap_disruption_preview." + name }
+
+// The seed's budget examples, with what Karpenter actually does.
+func TestAccDisruptionPreview_seedExamples(t *testing.T) {
+	cfg := providerConfig(t, "") + `
+# Default: one 10% budget.
+data "aks_nap_disruption_preview" "default" {
+  nodes = 10
+}
+
+# 10% always, 0 on weekdays 09:00-17:00 UTC. Monday 08:00 UTC, one day.
+data "aks_nap_disruption_preview" "weekdays" {
+  nodes = 10
+  from  = "2026-11-23T08:00:00Z"
+  span  = "24h"
+  budgets = [
+    { nodes = "10%" },
+    { nodes = "0", schedule = "0 9 * * 1-5", duration = "8h" },
+  ]
+}
+
+# 20% and 5 with 30 nodes: 5; and 0 from 00:00 to 00:10 UTC every day.
+data "aks_nap_disruption_preview" "daily_at_0005" {
+  nodes   = 30
+  from    = "2026-11-23T00:05:00Z"
+  span    = "24h"
+  budgets = [{ nodes = "20%" }, { nodes = "5" }, { nodes = "0", schedule = "@daily", duration = "10m" }]
+}
+data "aks_nap_disruption_preview" "daily_at_0010" {
+  nodes   = 30
+  from    = "2026-11-23T00:10:00Z"
+  budgets = [{ nodes = "20%" }, { nodes = "5" }, { nodes = "0", schedule = "@daily", duration = "10m" }]
+}
+
+# "Weekend only": the unscheduled 0 is always active, so nothing is ever allowed.
+data "aks_nap_disruption_preview" "weekend_only" {
+  nodes   = 10
+  from    = "2026-11-21T12:00:00Z" # a Saturday
+  budgets = [{ nodes = "50%", schedule = "0 0 * * 6", duration = "48h" }, { nodes = "0" }]
+}
+
+# "Gradual": no budget is active outside 02:00-08:00 UTC: unlimited then.
+data "aks_nap_disruption_preview" "gradual" {
+  nodes   = 10
+  from    = "2026-11-23T12:00:00Z"
+  budgets = [{ nodes = "1", schedule = "0 2 * * *", duration = "2h" }, { nodes = "3", schedule = "0 4 * * *", duration = "4h" }]
+}
+
+# Percentages round up: 10% of 11 is 2. Two nodes already disrupting use it up.
+data "aks_nap_disruption_preview" "rounding" {
+  nodes   = 11
+  budgets = [{ nodes = "10%" }]
+}
+data "aks_nap_disruption_preview" "disrupting" {
+  nodes      = 11
+  disrupting = 2
+  budgets    = [{ nodes = "10%" }]
+}
+
+# An explicitly empty list: unlimited. reasons = [] applies to nothing.
+data "aks_nap_disruption_preview" "empty" {
+  nodes   = 10
+  budgets = []
+}
+data "aks_nap_disruption_preview" "no_reasons" {
+  nodes   = 10
+  budgets = [{ nodes = "0", reasons = [] }, { nodes = "3", reasons = ["Drifted"] }]
+}
+
+# A schedule that never fires (30 February) is always active; a 0m duration never is.
+data "aks_nap_disruption_preview" "never_fires" {
+  nodes   = 10
+  budgets = [{ nodes = "0", schedule = "0 0 30 2 *", duration = "1h" }]
+}
+data "aks_nap_disruption_preview" "zero_duration" {
+  nodes   = 10
+  budgets = [{ nodes = "0", schedule = "@hourly", duration = "0m" }]
+}
+`
+	allowed := func(name string, reason int, v knownvalue.Check) statecheck.StateCheck {
+		return statecheck.ExpectKnownValue(dpAddr(name), attrPath("allowed_now", reason, "allowed"), v)
+	}
+	n := func(v int64) knownvalue.Check { return knownvalue.Int64Exact(v) }
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviders,
+		Steps: []resource.TestStep{{
+			Config: cfg,
+			ConfigStateChecks: []statecheck.StateCheck{
+				allowed("default", 0, n(1)),
+				statecheck.ExpectKnownValue(dpAddr("default"), tfjsonpath.New("timeline"), knownvalue.ListSizeExact(3)), // constant for each reason
+				allowed("weekdays", 0, n(1)),
+				statecheck.ExpectKnownValue(dpAddr("weekdays"), attrPath("timeline", 0, "description"), knownvalue.StringExact("Mon 08:00–09:00 UTC: 1 (budget #1)")),
+				statecheck.ExpectKnownValue(dpAddr("weekdays"), attrPath("timeline", 1, "description"), knownvalue.StringExact("Mon 09:00–17:00 UTC: 0 (budget #2)")),
+				statecheck.ExpectKnownValue(dpAddr("weekdays"), attrPath("timeline", 1, "start"), knownvalue.StringExact("2026-11-23T09:00:00Z")),
+				statecheck.ExpectKnownValue(dpAddr("weekdays"), attrPath("timeline", 1, "end"), knownvalue.StringExact("2026-11-23T17:00:00Z")),
+				allowed("daily_at_0005", 1, n(0)),
+				allowed("daily_at_0010", 1, n(5)), // the window's end is exclusive
+				statecheck.ExpectKnownValue(dpAddr("daily_at_0010"), attrPath("allowed_now", 1, "budget_indexes"), knownvalue.ListExact([]knownvalue.Check{n(1)})),
+				allowed("weekend_only", 0, n(0)),
+				statecheck.ExpectKnownValue(dpAddr("weekend_only"), tfjsonpath.New("warnings"), anyElementMatches(`Actually allowed for Empty, Drifted and Underutilized: 0 at all times`)),
+				allowed("gradual", 0, knownvalue.Null()),
+				statecheck.ExpectKnownValue(dpAddr("gradual"), attrPath("allowed_now", 0, "unlimited"), knownvalue.Bool(true)),
+				statecheck.ExpectKnownValue(dpAddr("gradual"), tfjsonpath.New("warnings"), anyElementMatches(`unlimited outside 02:00–08:00 UTC`)),
+				allowed("rounding", 0, n(2)),
+				allowed("disrupting", 0, n(0)),
+				statecheck.ExpectKnownValue(dpAddr("empty"), attrPath("allowed_now", 2, "unlimited"), knownvalue.Bool(true)),
+				statecheck.ExpectKnownValue(dpAddr("no_reasons"), attrPath("allowed_now", 0, "unlimited"), knownvalue.Bool(true)), // Empty: no budget applies
+				allowed("no_reasons", 1, n(3)), // Drifted
+				allowed("never_fires", 0, n(0)),
+				statecheck.ExpectKnownValue(dpAddr("zero_duration"), attrPath("allowed_now", 0, "unlimited"), knownvalue.Bool(true)),
+			},
+		}},
+	})
+}
+
+func TestAccDisruptionPreview_invalid(t *testing.T) {
+	cfg := providerConfig(t, "")
+	step := func(budgets, want string) resource.TestStep {
+		return resource.TestStep{
+			Config:      cfg + `data "aks_nap_disruption_preview" "test" {` + "\n  nodes = 10\n  budgets = [" + budgets + "]\n}",
+			ExpectError: expectError(want),
+			PlanOnly:    true,
+		}
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviders,
+		Steps: []resource.TestStep{
+			step(`{ nodes = "0", schedule = "0 9 * * 7", duration = "8h" }`, `budgets[0].schedule:`),
+			step(`{ nodes = "0", schedule = "0 0 * * sat-sun", duration = "48h" }`, `budgets[0].schedule:`),
+			step(`{ nodes = "4294967296" }`, `budgets[0].nodes:`),
+			step(`{ nodes = "0", schedule = "@daily", duration = "30s" }`, `budgets[0].duration:`),
+			step(`{ nodes = "0", schedule = "@daily" }`, `budgets[0]`),
+			step(`{ nodes = "1", reasons = ["Expired"] }`, `budgets[0].reasons:`),
+		},
+	})
+}
