@@ -7,8 +7,9 @@ import (
 // The ClusterResourcePlacement spec in snake_case, shared by aks_fleet_placement
 // and aks_fleet_placement_preview.
 
-func clusterSelectorTermAttr(mode attrMode, desc string) attr {
-	return attr{kind: kObject, mode: mode, desc: desc}.with(map[string]attr{
+// clusterSelectorTermAttrs are the attributes of a cluster selector term.
+func clusterSelectorTermAttrs() map[string]attr {
+	return map[string]attr{
 		"label_selector":    labelSelectorAttr(mOptional, "Clusters whose labels match."),
 		"property_selector": propertySelectorAttr(mOptional, "Clusters whose properties match (required terms only)."),
 		"property_sorter": optional(kObject, "Preferred terms only: interpolate the term's weight by a property, normalised "+
@@ -16,7 +17,7 @@ func clusterSelectorTermAttr(mode attrMode, desc string) attr {
 			"name":       required(kString, "The property to sort by, e.g. `resources.kubernetes-fleet.io/available-cpu` or `kubernetes.azure.com/per-cpu-core-cost`."),
 			"sort_order": required(kString, "`Descending` (larger values score higher) or `Ascending` (smaller values score higher)."),
 		}),
-	})
+	}
 }
 
 func placementPolicyAttr(mode attrMode) attr {
@@ -29,11 +30,11 @@ func placementPolicyAttr(mode attrMode) attr {
 		"affinity": optional(kObject, "Cluster affinity.").with(map[string]attr{
 			"required": optional(kObjectList, "Filters (requiredDuringSchedulingIgnoredDuringExecution): a cluster must match at least "+
 				"one term (terms are OR'd; inside a term the label and property selectors are AND'd). At most 10. Not for PickFixed.").with(
-				clusterSelectorTermAttr(mOptional, "").attrs),
+				clusterSelectorTermAttrs()),
 			"preferred": optional(kObjectList, "Scoring (preferredDuringSchedulingIgnoredDuringExecution), PickN only: every matching "+
 				"term adds its weight (or its interpolated weight with a property sorter) to the cluster's affinity score.").with(map[string]attr{
 				"weight":     required(kInt, "Weight of the term, from -100 to 100."),
-				"preference": required(kObject, "").with(clusterSelectorTermAttr(mRequired, "").attrs),
+				"preference": required(kObject, "The term: a label selector, optionally with a property sorter that interpolates the weight.").with(clusterSelectorTermAttrs()),
 			}),
 		}),
 		"topology_spread_constraints": optional(kObjectList, "PickN only: spread the picks over the values of a cluster label. "+
