@@ -21,36 +21,48 @@ import (
 // normalize is how attribute and field names are compared.
 func normalize(name string) string { return strings.ToLower(strings.ReplaceAll(name, "_", "")) }
 
-// decodeAttrs fills out from the named attributes of an object value. known
-// is false when any of them holds an unknown value (it is only known after
-// apply); out is then left untouched.
-func decodeAttrs(obj tftypes.Value, attrs []string, out any) (known bool, err error) {
+// decodeAttrs fills out from the named attributes of an object value, one
+// attribute at a time. It returns the attributes whose values are not known
+// yet (values known only after apply): they are left at their zero value. A
+// value that does not fit its field is a *decodeError naming the attribute.
+func decodeAttrs(obj tftypes.Value, attrs []string, out any) (unknown map[string]bool, err error) {
 	var fields map[string]tftypes.Value
 	if err := obj.As(&fields); err != nil {
-		return false, err
+		return nil, err
 	}
-	doc := map[string]any{}
+	unknown = map[string]bool{}
 	for _, a := range attrs {
 		v, ok := fields[a]
 		if !ok {
-			return false, fmt.Errorf("bridge: no attribute %q", a)
+			return nil, fmt.Errorf("bridge: no attribute %q", a)
 		}
-		x, k, err := toJSON(v)
+		x, known, err := toJSON(v)
 		if err != nil {
-			return false, fmt.Errorf("bridge: %s: %w", a, err)
+			return nil, &decodeError{Attr: a, Err: err}
 		}
-		if !k {
-			return false, nil
+		if !known {
+			unknown[a] = true
+			continue
 		}
-		doc[normalize(a)] = x
+		raw, err := json.Marshal(map[string]any{normalize(a): x})
+		if err != nil {
+			return nil, err
+		}
+		if err := json.NewDecoder(bytes.NewReader(raw)).Decode(out); err != nil {
+			return nil, &decodeError{Attr: a, Err: err}
+		}
 	}
-	raw, err := json.Marshal(doc)
-	if err != nil {
-		return false, err
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	return true, dec.Decode(out)
+	return unknown, nil
 }
+
+// decodeError is a configured value the engine model cannot hold (a number
+// too large for its field, say).
+type decodeError struct {
+	Attr string
+	Err  error
+}
+
+func (e *decodeError) Error() string { return e.Attr + ": " + e.Err.Error() }
 
 // toJSON turns a Terraform value into plain JSON-able data.
 func toJSON(v tftypes.Value) (any, bool, error) {

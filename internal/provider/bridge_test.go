@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"errors"
 	"reflect"
 	"testing"
 
@@ -52,9 +53,9 @@ func TestBridgeRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 		var back bridgeDoc
-		known, err := decodeAttrs(v, attrs, &back)
-		if err != nil || !known {
-			t.Fatalf("%s: %v %v", c.Name, known, err)
+		unknown, err := decodeAttrs(v, attrs, &back)
+		if err != nil || len(unknown) > 0 {
+			t.Fatalf("%s: %v %v", c.Name, unknown, err)
 		}
 		if !reflect.DeepEqual(back, c) {
 			t.Errorf("%s: round trip\n got %#v\nwant %#v", c.Name, back, c)
@@ -73,12 +74,12 @@ func TestBridgeUnknownAndNull(t *testing.T) {
 		return tftypes.NewValue(bridgeType, vals)
 	}
 	var d bridgeDoc
-	if known, err := decodeAttrs(obj(tftypes.NewValue(tftypes.String, tftypes.UnknownValue)), []string{"name"}, &d); known || err != nil {
-		t.Fatalf("unknown name: %v %v", known, err)
+	if unknown, err := decodeAttrs(obj(tftypes.NewValue(tftypes.String, tftypes.UnknownValue)), []string{"name", "weight"}, &d); !unknown["name"] || unknown["weight"] || err != nil {
+		t.Fatalf("unknown name: %v %v", unknown, err)
 	}
 	// Unknown attributes that are not asked for do not matter.
-	if known, err := decodeAttrs(obj(tftypes.NewValue(tftypes.String, "x")), []string{"name", "budgets"}, &d); !known || err != nil || d.Name != "x" || d.Budgets != nil {
-		t.Fatalf("got %v %v %#v", known, err, d)
+	if unknown, err := decodeAttrs(obj(tftypes.NewValue(tftypes.String, "x")), []string{"name", "budgets"}, &d); len(unknown) > 0 || err != nil || d.Name != "x" || d.Budgets != nil {
+		t.Fatalf("got %v %v %#v", unknown, err, d)
 	}
 	v, err := encode(bridgeDoc{}, bridgeType)
 	if err != nil {
@@ -88,5 +89,17 @@ func TestBridgeUnknownAndNull(t *testing.T) {
 	_ = v.As(&fields)
 	if !fields["name"].IsNull() || !fields["computed_only"].IsNull() || !fields["other"].IsNull() {
 		t.Fatalf("empty strings, missing fields and nil pointers must be null: %v", fields)
+	}
+}
+
+// A value that does not fit its field names the attribute.
+func TestBridgeDecodeErrorNamesTheAttribute(t *testing.T) {
+	typ := tftypes.Object{AttributeTypes: map[string]tftypes.Type{"weight": tftypes.Number}}
+	v := tftypes.NewValue(typ, map[string]tftypes.Value{"weight": tftypes.NewValue(tftypes.Number, 3000000000)})
+	var out struct{ Weight *int32 }
+	_, err := decodeAttrs(v, []string{"weight"}, &out)
+	var de *decodeError
+	if !errors.As(err, &de) || de.Attr != "weight" {
+		t.Fatalf("got %v", err)
 	}
 }

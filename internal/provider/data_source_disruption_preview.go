@@ -69,13 +69,13 @@ var disruptionPreviewInputs = []string{"budgets", "nodes", "disrupting", "from",
 // input decodes and validates the configuration; ok is false when it is not
 // known yet or invalid.
 func (d *disruptionPreviewDataSource) input(raw tftypes.Value, diags *diag.Diagnostics) (in disruptionPreviewInput, from time.Time, span time.Duration, ok bool) {
-	known, err := decodeAttrs(raw, disruptionPreviewInputs, &in)
+	unknown, err := decodeAttrs(raw, disruptionPreviewInputs, &in)
 	if err != nil {
-		diags.AddError("Cannot read the configuration", err.Error())
+		addDecodeError(diags, err)
 		return in, from, span, false
 	}
-	if !known {
-		return in, from, span, false
+	if len(unknown) > 0 {
+		return in, from, span, false // read once known
 	}
 	for _, e := range nodepool.ValidateBudgets(in.Budgets) {
 		rel, _ := e.Path.Rel(field.Root("disruption"))

@@ -230,21 +230,19 @@ type memberClustersFilter struct {
 // is not known yet or invalid (diagnostics say why).
 func memberClustersFilterFrom(raw tftypes.Value, diags *diag.Diagnostics) (selector.ClusterFilter, bool) {
 	var in memberClustersFilter
-	known, err := decodeAttrs(raw, []string{"label_selector", "property_selector", "eligible_only"}, &in)
+	unknown, err := decodeAttrs(raw, []string{"label_selector", "property_selector", "eligible_only"}, &in)
 	if err != nil {
-		diags.AddError("Cannot read the configuration", err.Error())
+		addDecodeError(diags, err)
 		return selector.ClusterFilter{}, false
 	}
-	if !known {
-		return selector.ClusterFilter{}, false
-	}
-	if in.LabelSelector != nil {
+	if in.LabelSelector != nil && !unknown["label_selector"] {
 		addFieldErrors(diags, path.Root("label_selector"), "Invalid label selector", in.LabelSelector.Validate())
 	}
-	if in.PropertySelector != nil {
+	if in.PropertySelector != nil && !unknown["property_selector"] {
 		addFieldErrors(diags, path.Root("property_selector"), "Invalid property selector", in.PropertySelector.Validate())
 	}
-	return selector.ClusterFilter{Labels: in.LabelSelector, Properties: in.PropertySelector, EligibleOnly: in.EligibleOnly}, !diags.HasError()
+	ok := len(unknown) == 0 && !diags.HasError()
+	return selector.ClusterFilter{Labels: in.LabelSelector, Properties: in.PropertySelector, EligibleOnly: in.EligibleOnly}, ok
 }
 
 func (d *memberClustersDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {

@@ -60,20 +60,18 @@ func (d *placementPreviewDataSource) Schema(_ context.Context, _ datasource.Sche
 
 func (d *placementPreviewDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
 	var in placementPreviewInput
-	known, err := decodeAttrs(req.Config.Raw, placementPreviewInputs, &in)
+	unknown, err := decodeAttrs(req.Config.Raw, placementPreviewInputs, &in)
 	if err != nil {
-		resp.Diagnostics.AddError("Cannot read the configuration", err.Error())
+		addDecodeError(&resp.Diagnostics, err)
 		return
 	}
-	if known {
-		addFieldErrors(&resp.Diagnostics, path.Empty(), "Invalid placement policy", placement.ValidatePolicy(in.Policy, in.Strategy))
-	}
+	addFieldErrors(&resp.Diagnostics, path.Empty(), "Invalid placement policy", knownOnly(placement.ValidatePolicy(in.Policy, in.Strategy), unknown))
 }
 
 func (d *placementPreviewDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var in placementPreviewInput
 	if _, err := decodeAttrs(req.Config.Raw, placementPreviewInputs, &in); err != nil {
-		resp.Diagnostics.AddError("Cannot read the configuration", err.Error())
+		addDecodeError(&resp.Diagnostics, err)
 		return
 	}
 	addFieldErrors(&resp.Diagnostics, path.Empty(), "Invalid placement policy", placement.ValidatePolicy(in.Policy, in.Strategy))

@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"errors"
+
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
@@ -39,4 +41,31 @@ func addFieldErrors(diags *diag.Diagnostics, base path.Path, summary string, err
 		}
 		diags.AddAttributeError(p, summary, p.String()+": "+detail)
 	}
+}
+
+// addDecodeError reports a failure to read the configuration, on the
+// attribute it concerns when known.
+func addDecodeError(diags *diag.Diagnostics, err error) {
+	var de *decodeError
+	if errors.As(err, &de) {
+		diags.AddAttributeError(path.Root(de.Attr), "Invalid value", de.Attr+": "+de.Err.Error())
+		return
+	}
+	diags.AddError("Cannot read the configuration", err.Error())
+}
+
+// knownOnly drops the errors about attributes that are not known yet: they
+// are validated again once known (at apply).
+func knownOnly(errs field.Errors, unknown map[string]bool) field.Errors {
+	if len(unknown) == 0 {
+		return errs
+	}
+	var out field.Errors
+	for _, e := range errs {
+		if steps := e.Path.Steps(); len(steps) > 0 && unknown[steps[0].Name] {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
 }

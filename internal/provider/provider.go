@@ -5,6 +5,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -160,8 +161,14 @@ func (p *aksProvider) Configure(ctx context.Context, req provider.ConfigureReque
 		return
 	}
 	h, err := mock.New(mc)
-	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("mock").AtName("fleet_file"), "Cannot start the mock hub", err.Error())
+	var inventoryErr mock.InventoryError
+	var inventoryErrs mock.InventoryErrors
+	switch {
+	case errors.As(err, &inventoryErr) || errors.As(err, &inventoryErrs):
+		resp.Diagnostics.AddAttributeError(path.Root("mock").AtName("fleet_file"), "Invalid fleet inventory", err.Error())
+		return
+	case err != nil:
+		resp.Diagnostics.AddError("Cannot start the mock hub", err.Error())
 		return
 	}
 	data := &providerData{Hub: h}

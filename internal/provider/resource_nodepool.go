@@ -46,7 +46,8 @@ type nodePoolState struct {
 }
 
 type nodePoolPreviewDoc struct {
-	Defaults struct {
+	EvaluatedAt string
+	Defaults    struct {
 		ExpireAfter         string
 		ConsolidationPolicy string
 		Budgets             []nodepool.Budget
@@ -101,8 +102,10 @@ func (r *nodePoolResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
 	attrs["cluster"] = rschema.StringAttribute{Required: true, PlanModifiers: replace,
 		MarkdownDescription: "The member cluster whose Node Auto Provisioning runs the NodePool (on the mock hub: a member name)."}
-	attrs["name"] = rschema.StringAttribute{Required: true, PlanModifiers: replace, MarkdownDescription: "NodePool name."}
+	attrs["name"] = rschema.StringAttribute{Required: true, PlanModifiers: replace, MarkdownDescription: "NodePool name (a DNS-1123 subdomain, e.g. `default`)."}
 	previewAttrs := disruptionPreviewAttrs()
+	previewAttrs["evaluated_at"] = computed(kString, "The instant the preview describes: the start of the UTC hour in which it was planned "+
+		"(Terraform plans again while applying and needs the same answer, so a plan applied in a later hour must be planned again).")
 	previewAttrs["defaults"] = computed(kObject, "The spec with Kubernetes' defaults applied.").with(map[string]attr{
 		"expire_after":         computed(kString, "Node lifetime."),
 		"consolidation_policy": computed(kString, "Consolidation policy."),
@@ -149,28 +152,30 @@ func (r *nodePoolResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 }
 
 func (r *nodePoolResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	var np nodepool.NodePool
-	known, err := decodeAttrs(req.Config.Raw, nodePoolSpecAttrNames, &np)
+	var s nodePoolState
+	unknown, err := decodeAttrs(req.Config.Raw, append([]string{"cluster", "name"}, nodePoolSpecAttrNames...), &s)
 	if err != nil {
-		resp.Diagnostics.AddError("Cannot read the configuration", err.Error())
+		addDecodeError(&resp.Diagnostics, err)
 		return
 	}
-	if known {
-		addFieldErrors(&resp.Diagnostics, path.Empty(), "Invalid NodePool", nodepool.Validate(np))
-	}
+	errs := append(nodepool.ValidateIdentity(s.Cluster, s.Name), nodepool.Validate(s.NodePool)...)
+	addFieldErrors(&resp.Diagnostics, path.Empty(), "Invalid NodePool", knownOnly(errs, unknown))
 }
+
+// previewInstant is when a NodePool preview is evaluated: the start of the
+// current UTC hour. Terraform plans a resource again while applying it and
+// requires the same result, so the preview cannot depend on the exact time;
+// a plan applied in a later hour must be planned again.
+func previewInstant(now time.Time) time.Time { return now.UTC().Truncate(time.Hour) }
 
 func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return
 	}
 	var plan nodePoolState
-	known, err := decodeAttrs(req.Plan.Raw, append([]string{"cluster", "name"}, nodePoolSpecAttrNames...), &plan)
+	unknown, err := decodeAttrs(req.Plan.Raw, append([]string{"cluster", "name"}, nodePoolSpecAttrNames...), &plan)
 	if err != nil {
-		resp.Diagnostics.AddError("Cannot read the plan", err.Error())
-		return
-	}
-	if !known {
+		addDecodeError(&resp.Diagnostics, err)
 		return
 	}
 	var old *nodePoolState
@@ -181,15 +186,20 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 			return
 		}
 		if s.Cluster == plan.Cluster && s.Name == plan.Name { // otherwise the pool is replaced
-			addFieldErrors(&resp.Diagnostics, path.Empty(), "Invalid NodePool change", nodepool.ValidateUpdate(s.NodePool, plan.NodePool))
-			if resp.Diagnostics.HasError() || reflect.DeepEqual(s.NodePool, plan.NodePool) {
-				return // invalid, or nothing changed: keep the preview of the last change
+			addFieldErrors(&resp.Diagnostics, path.Empty(), "Invalid NodePool change", knownOnly(nodepool.ValidateUpdate(s.NodePool, plan.NodePool), unknown))
+			if resp.Diagnostics.HasError() {
+				return
+			}
+			if len(unknown) == 0 && reflect.DeepEqual(s.NodePool, plan.NodePool) {
+				// Nothing that matters changed: keep the preview of the last change.
+				copyFromState(ctx, req.State, &resp.Plan, path.Root("preview"), &resp.Diagnostics)
+				return
 			}
 			old = &s
 		}
 	}
-	if r.hub == nil {
-		return
+	if len(unknown) > 0 || r.hub == nil {
+		return // the preview depends on values known only after apply: it stays unknown
 	}
 	live, err := r.hub.NodePoolNodes(ctx, plan.Cluster, plan.Name)
 	if errors.Is(err, hub.ErrNotFound) {
@@ -209,7 +219,7 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if old != nil {
 		before = &old.NodePool
 	}
-	doc := newNodePoolPreviewDoc(before, plan.NodePool, live.Nodes, r.hub.Now())
+	doc := newNodePoolPreviewDoc(before, plan.NodePool, live.Nodes, previewInstant(r.hub.Now()))
 	setComputed(ctx, &resp.Plan, resp.Plan.Schema, path.Root("preview"), doc, &resp.Diagnostics)
 }
 
@@ -217,6 +227,7 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 func newNodePoolPreviewDoc(before *nodepool.NodePool, after nodepool.NodePool, nodes []nodepool.Node, now time.Time) nodePoolPreviewDoc {
 	np := nodepool.WithDefaults(after)
 	var d nodePoolPreviewDoc
+	d.EvaluatedAt = now.UTC().Format(time.RFC3339)
 	d.Defaults.ExpireAfter = deref(np.Template.ExpireAfter)
 	d.Defaults.ConsolidationPolicy = deref(np.Disruption.ConsolidationPolicy)
 	d.Defaults.Budgets = np.Disruption.Budgets
@@ -305,7 +316,7 @@ func (r *nodePoolResource) Read(ctx context.Context, req resource.ReadRequest, r
 	}
 	status := newNodePoolStatusDoc(np.Status)
 	if prior.Preview == nil { // imported: preview the pool as it is
-		pv := newNodePoolPreviewDoc(nil, np.Spec, np.Status.Nodes, r.hub.Now())
+		pv := newNodePoolPreviewDoc(nil, np.Spec, np.Status.Nodes, previewInstant(r.hub.Now()))
 		prior.Preview = &pv
 	}
 	if !reflect.DeepEqual(prior.NodePool, np.Spec) || prior.Cluster != cluster || prior.Name != name {

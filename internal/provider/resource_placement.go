@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
@@ -104,21 +105,19 @@ func (r *placementResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 
 func (r *placementResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var spec placement.Spec
-	known, err := decodeAttrs(req.Config.Raw, placementSpecAttrNames, &spec)
+	unknown, err := decodeAttrs(req.Config.Raw, placementSpecAttrNames, &spec)
 	if err != nil {
-		resp.Diagnostics.AddError("Cannot read the configuration", err.Error())
+		addDecodeError(&resp.Diagnostics, err)
 		return
 	}
-	if known {
-		addFieldErrors(&resp.Diagnostics, path.Empty(), "Invalid placement", placement.Validate(spec))
-	}
+	addFieldErrors(&resp.Diagnostics, path.Empty(), "Invalid placement", knownOnly(placement.Validate(spec), unknown))
 }
 
-// decodeState reads the whole state (or plan) value.
-func decodePlacementState(v tftypes.Value) (placementState, bool, error) {
+// decodePlacementState reads a whole state value.
+func decodePlacementState(v tftypes.Value) (placementState, error) {
 	var s placementState
-	known, err := decodeAttrs(v, append([]string{"id", "preview_limit", "preview", "status"}, placementSpecAttrNames...), &s)
-	return s, known, err
+	_, err := decodeAttrs(v, append([]string{"id", "preview_limit", "preview", "status"}, placementSpecAttrNames...), &s)
+	return s, err
 }
 
 func (r *placementResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
@@ -129,42 +128,42 @@ func (r *placementResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		placement.Spec
 		PreviewLimit int
 	}
-	known, err := decodeAttrs(req.Plan.Raw, append([]string{"preview_limit"}, placementSpecAttrNames...), &plan)
+	unknown, err := decodeAttrs(req.Plan.Raw, append([]string{"preview_limit"}, placementSpecAttrNames...), &plan)
 	if err != nil {
-		resp.Diagnostics.AddError("Cannot read the plan", err.Error())
+		addDecodeError(&resp.Diagnostics, err)
 		return
-	}
-	if !known {
-		return // the preview is computed at apply: it depends on values not known yet
 	}
 	var held []string
 	var opts placement.ScheduleOptions
-	if !req.State.Raw.IsNull() {
-		old, _, err := decodePlacementState(req.State.Raw)
+	if !req.State.Raw.IsNull() && !unknown["name"] {
+		old, err := decodePlacementState(req.State.Raw)
 		if err != nil {
 			resp.Diagnostics.AddError("Cannot read the state", err.Error())
 			return
 		}
-		oldType := placement.WithDefaults(old.Spec).Policy.PlacementType
-		if newType := placement.WithDefaults(plan.Spec).Policy.PlacementType; oldType != newType {
-			// A new placement replaces the old one: nothing is held, no update rule applies.
-			resp.RequiresReplace = append(resp.RequiresReplace, path.Root("policy").AtName("placement_type"))
-		} else {
-			addFieldErrors(&resp.Diagnostics, path.Empty(), "Invalid placement change", placement.ValidateUpdate(old.Spec, plan.Spec))
-			if resp.Diagnostics.HasError() {
-				return
+		if old.Name == plan.Name { // a new name replaces the placement: nothing is held, no update rule applies
+			if r.placementTypeChanges(ctx, req, old.Spec, &resp.Diagnostics) {
+				// A new placement replaces the old one: nothing is held, no update rule applies.
+				resp.RequiresReplace = append(resp.RequiresReplace, path.Root("policy").AtName("placement_type"))
+			} else {
+				addFieldErrors(&resp.Diagnostics, path.Empty(), "Invalid placement change", knownOnly(placement.ValidateUpdate(old.Spec, plan.Spec), unknown))
+				if resp.Diagnostics.HasError() {
+					return
+				}
+				if len(unknown) == 0 && reflect.DeepEqual(old.Spec, plan.Spec) && old.PreviewLimit == plan.PreviewLimit {
+					// Nothing that matters changed (say `strategy = {}` was added): keep the preview of the last change.
+					copyFromState(ctx, req.State, &resp.Plan, path.Root("preview"), &resp.Diagnostics)
+					return
+				}
+				if old.Status != nil {
+					held = old.Status.SelectedClusters
+				}
+				opts.Prev = &old.Spec
 			}
-			if reflect.DeepEqual(old.Spec, plan.Spec) && old.PreviewLimit == plan.PreviewLimit {
-				return // nothing changed: keep the preview of the last change
-			}
-			if old.Status != nil {
-				held = old.Status.SelectedClusters
-			}
-			opts.Prev = &old.Spec
 		}
 	}
-	if r.hub == nil {
-		return
+	if len(unknown) > 0 || r.hub == nil {
+		return // the preview depends on values known only after apply: it stays unknown
 	}
 	f, err := r.hub.Fleet(ctx)
 	if err != nil {
@@ -182,6 +181,18 @@ func (r *placementResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		resp.Diagnostics.AddAttributeWarning(p, "Placement: "+firstWords(w.Message), p.String()+": "+w.Message)
 	}
 	setComputed(ctx, &resp.Plan, resp.Plan.Schema, path.Root("preview"), newPreviewDoc(plan.Spec, res, plan.PreviewLimit), &resp.Diagnostics)
+}
+
+// placementTypeChanges reports whether the planned placement type differs
+// from the old one (defaults applied); an unknown planned type counts as a change.
+func (r *placementResource) placementTypeChanges(ctx context.Context, req resource.ModifyPlanRequest, old placement.Spec, diags *diag.Diagnostics) bool {
+	var planned types.String
+	diags.Append(req.Plan.GetAttribute(ctx, path.Root("policy").AtName("placement_type"), &planned)...)
+	if planned.IsUnknown() {
+		return true
+	}
+	newType := placement.WithDefaults(placement.Spec{Policy: placement.Policy{PlacementType: planned.ValueString()}}).Policy.PlacementType
+	return placement.WithDefaults(old).Policy.PlacementType != newType
 }
 
 // firstWords shortens a message for a diagnostic summary.
@@ -229,7 +240,7 @@ func (r *placementResource) apply(ctx context.Context, planned tftypes.Value, pr
 }
 
 func (r *placementResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	prior, _, err := decodePlacementState(req.State.Raw)
+	prior, err := decodePlacementState(req.State.Raw)
 	if err != nil {
 		resp.Diagnostics.AddError("Cannot read the state", err.Error())
 		return
@@ -268,7 +279,7 @@ func (r *placementResource) Read(ctx context.Context, req resource.ReadRequest, 
 }
 
 func (r *placementResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	s, _, err := decodePlacementState(req.State.Raw)
+	s, err := decodePlacementState(req.State.Raw)
 	if err != nil {
 		resp.Diagnostics.AddError("Cannot read the state", err.Error())
 		return

@@ -6,6 +6,7 @@ import (
 	tfattr "github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 )
 
 // attrTarget is a plan or a state.
@@ -36,4 +37,13 @@ func setComputed(ctx context.Context, target attrTarget, schema typedSchema, p p
 		return
 	}
 	diags.Append(target.SetAttribute(ctx, p, val)...)
+}
+
+// copyFromState keeps an attribute's value from the prior state in the plan.
+func copyFromState(ctx context.Context, state tfsdk.State, plan *tfsdk.Plan, p path.Path, diags *diag.Diagnostics) {
+	var v tfattr.Value
+	diags.Append(state.GetAttribute(ctx, p, &v)...)
+	if v != nil {
+		diags.Append(plan.SetAttribute(ctx, p, v)...)
+	}
 }

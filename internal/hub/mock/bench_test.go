@@ -116,3 +116,68 @@ func BenchmarkParseInventory5000Cold(b *testing.B) {
 		}
 	}
 }
+
+const falsesAndAges = `
+regions: [{ name: eastus }]
+clusters:
+  - name: a
+    region: eastus
+    agent: { joined: false, present: false }
+    nap_nodes: [{ name: n1, nodepool: default, age: 1h, ready: false }]
+  - name: b
+    region: eastus
+    agent: { heartbeat_age: 1m }
+`
+
+// An explicit false must survive the inventory snapshot that later
+// provider processes load.
+func TestInventorySnapshotKeepsExplicitFalse(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "fleet.yaml")
+	if err := os.WriteFile(file, []byte(falsesAndAges), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{FleetFile: file, StatePath: filepath.Join(dir, "s.db"), Clock: ClockConfig{Mode: ClockFixed, Time: testNow}}
+	for process := 0; process < 2; process++ {
+		h, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, _ := h.Fleet(context.Background())
+		a, _ := f.Cluster("a")
+		if a.Agent.Joined || a.Agent.Present || a.NAPNodes[0].Ready {
+			t.Fatalf("process %d: explicit false lost: %+v %+v", process, a.Agent, a.NAPNodes[0])
+		}
+	}
+}
+
+// Heartbeat ages are ages as of the hub's current time, also as the clock
+// moves within one provider process; node ages count from when the hub first
+// loaded the inventory, so nodes grow older as time passes.
+func TestRelativeAgesFollowTheClock(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "fleet.yaml")
+	if err := os.WriteFile(file, []byte(falsesAndAges), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h, err := New(Config{FleetFile: file, StatePath: filepath.Join(dir, "s.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	real := testNow
+	h.clock = &Clock{cfg: ClockConfig{Mode: ClockScaled, Time: testNow, Scale: 600}, anchor: testNow, real: func() time.Time { return real }}
+	first, _ := h.Fleet(context.Background())
+	a0, _ := first.Cluster("a")
+	created := a0.NAPNodes[0].CreatedAt
+	for _, elapsed := range []time.Duration{0, time.Second, time.Minute} {
+		real = testNow.Add(elapsed) // 0, 10 and 600 simulated minutes later
+		f, _ := h.Fleet(context.Background())
+		b, _ := f.Cluster("b")
+		if got := h.Now().Sub(b.Agent.LastHeartbeat); got != time.Minute {
+			t.Fatalf("after %s: heartbeat is %s old, want 1m", elapsed, got)
+		}
+		if a, _ := f.Cluster("a"); !a.NAPNodes[0].CreatedAt.Equal(created) {
+			t.Fatalf("after %s: node created at %s, was %s", elapsed, a.NAPNodes[0].CreatedAt, created)
+		}
+	}
+}

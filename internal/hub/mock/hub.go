@@ -46,10 +46,13 @@ type Hub struct {
 	store *Store
 	clock *Clock
 
-	mu        sync.Mutex
-	fleet     *fleet.Fleet
-	fleetMod  time.Time // modification time of FleetFile when fleet was parsed
-	fleetRead bool
+	mu      sync.Mutex
+	raw     *rawInventory // the decoded inventory document
+	epoch   time.Time     // when the hub first loaded this document (node ages count from it)
+	trusted bool          // raw already passed the syntax checks
+	rawMod  time.Time     // modification time of FleetFile when raw was decoded
+	fleet   *fleet.Fleet  // raw resolved at fleetAt
+	fleetAt time.Time
 }
 
 var _ hub.Hub = (*Hub)(nil)
@@ -80,61 +83,74 @@ func (h *Hub) Now() time.Time { return h.clock.Now() }
 // Store exposes the state database (for tests and tools).
 func (h *Hub) Store() *Store { return h.store }
 
-// Fleet returns the simulated fleet. The inventory is parsed once per
-// process and again whenever the file changes, so edits take effect on the
-// next Terraform command.
+// Fleet returns the simulated fleet at the hub's current time. The inventory
+// document is decoded once per process and again whenever the file changes,
+// so edits take effect on the next Terraform command; relative times in it
+// (heartbeat and node ages) are resolved against the clock on every call.
 func (h *Hub) Fleet(ctx context.Context) (*fleet.Fleet, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.cfg.FleetFile == "" {
-		if !h.fleetRead {
-			f, err := ParseInventory(SampleFleetName, SampleFleet, h.Now())
-			if err != nil {
-				return nil, fmt.Errorf("built-in sample fleet: %w", err)
-			}
-			h.fleet, h.fleetRead = f, true
-		}
-		return h.fleet, nil
-	}
-	st, err := os.Stat(h.cfg.FleetFile)
-	if err != nil {
-		return nil, fmt.Errorf("fleet inventory: %w", err)
-	}
-	if !h.fleetRead || !st.ModTime().Equal(h.fleetMod) {
-		data, err := os.ReadFile(h.cfg.FleetFile)
+	name, data := SampleFleetName, SampleFleet
+	if h.cfg.FleetFile != "" {
+		st, err := os.Stat(h.cfg.FleetFile)
 		if err != nil {
 			return nil, fmt.Errorf("fleet inventory: %w", err)
 		}
-		f, err := h.loadInventory(h.cfg.FleetFile, data)
-		if err != nil {
+		if h.raw != nil && st.ModTime().Equal(h.rawMod) {
+			return h.resolve(name, nil)
+		}
+		if data, err = os.ReadFile(h.cfg.FleetFile); err != nil {
+			return nil, fmt.Errorf("fleet inventory: %w", err)
+		}
+		name, h.rawMod, h.raw = h.cfg.FleetFile, st.ModTime(), nil
+	}
+	if h.raw == nil {
+		if err := h.loadInventory(name, data); err != nil {
 			return nil, err
 		}
-		h.fleet, h.fleetMod, h.fleetRead = f, st.ModTime(), true
 	}
-	return h.fleet, nil
+	return h.resolve(name, data)
 }
 
-// loadInventory decodes an inventory file. Decoding YAML is by far the
-// slowest step (about a second for 5,000 clusters), and Terraform starts a
-// new provider process for every command, so the decoded document is kept in
-// the state database under the file's SHA-256 and reused until the file
-// changes. Validation and relative times are still evaluated on every load.
-func (h *Hub) loadInventory(name string, data []byte) (*fleet.Fleet, error) {
+// resolve builds the fleet from the decoded document at the current time,
+// reusing the last result while the clock has not moved.
+func (h *Hub) resolve(name string, data []byte) (*fleet.Fleet, error) {
+	now := h.Now()
+	if h.fleet != nil && now.Equal(h.fleetAt) {
+		return h.fleet, nil
+	}
+	f, err := buildFleet(name, data, h.raw, now, h.epoch, h.trusted)
+	if err != nil {
+		return nil, err
+	}
+	h.fleet, h.fleetAt, h.trusted = f, now, true
+	return f, nil
+}
+
+// loadInventory decodes an inventory document into h.raw. Decoding YAML is by
+// far the slowest step (about half a second for 5,000 clusters), and
+// Terraform starts a new provider process for every command, so the decoded
+// document is kept in the state database under the file's SHA-256 and reused
+// until the file changes, with the time it was first loaded (the epoch node
+// ages count from). Only documents that passed validation are kept.
+func (h *Hub) loadInventory(name string, data []byte) error {
 	sum := sha256.Sum256(data)
 	key := hex.EncodeToString(sum[:])
-	raw, ok := h.cachedInventory(key)
-	if !ok {
-		var err error
-		if raw, err = decodeInventory(name, data); err != nil {
-			return nil, err
-		}
+	if snap, ok := h.cachedInventory(key); ok {
+		h.raw, h.epoch, h.trusted, h.fleet = snap.Raw, snap.Epoch, true, nil
+		return nil
 	}
-	f, err := buildFleet(name, data, raw, h.Now(), ok)
-	if err != nil || ok {
-		return f, err
+	raw, err := decodeInventory(name, data)
+	if err != nil {
+		return err
 	}
+	epoch := h.Now()
+	if _, err := buildFleet(name, data, raw, epoch, epoch, false); err != nil {
+		return err
+	}
+	h.raw, h.epoch, h.trusted, h.fleet = raw, epoch, true, nil
 	var buf bytes.Buffer
-	if gob.NewEncoder(&buf).Encode(raw) == nil {
+	if gob.NewEncoder(&buf).Encode(inventorySnapshot{Raw: raw, Epoch: epoch}) == nil {
 		// Best effort: a failure to cache only costs the next command a re-parse.
 		_ = h.store.Update(func(tx *bolt.Tx) error {
 			_ = tx.DeleteBucket([]byte(bucketInventoryCache))
@@ -145,23 +161,27 @@ func (h *Hub) loadInventory(name string, data []byte) (*fleet.Fleet, error) {
 			return b.Put([]byte(key), buf.Bytes())
 		})
 	}
-	return f, nil
+	return nil
 }
 
-func (h *Hub) cachedInventory(key string) (*rawInventory, bool) {
-	var raw *rawInventory
+// inventorySnapshot is a decoded inventory kept in the state database.
+type inventorySnapshot struct {
+	Raw   *rawInventory
+	Epoch time.Time
+}
+
+func (h *Hub) cachedInventory(key string) (inventorySnapshot, bool) {
+	var snap inventorySnapshot
+	found := false
 	_ = h.store.View(func(tx *bolt.Tx) error {
 		b := tx.Bucket([]byte(bucketInventoryCache))
 		if b == nil {
 			return nil
 		}
 		if v := b.Get([]byte(key)); v != nil {
-			var r rawInventory
-			if gob.NewDecoder(bytes.NewReader(v)).Decode(&r) == nil {
-				raw = &r
-			}
+			found = gob.NewDecoder(bytes.NewReader(v)).Decode(&snap) == nil && snap.Raw != nil
 		}
 		return nil
 	})
-	return raw, raw != nil
+	return snap, found
 }

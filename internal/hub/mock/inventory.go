@@ -8,9 +8,11 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -80,16 +82,17 @@ type rawTaint struct {
 	Effect string `yaml:"effect"`
 }
 
-// rawAgent describes the member agent. Times may be given as an age relative to
-// the hub clock (`heartbeat_age: 10m`) or as an RFC 3339 instant.
+// rawAgent describes the member agent. The last heartbeat is given as an age
+// (`heartbeat_age: 10m`, as old at any time: a live agent keeps reporting) or
+// as an RFC 3339 instant.
 type rawAgent struct {
-	Present       *bool  `yaml:"present"`
-	Joined        *bool  `yaml:"joined"`
-	Healthy       string `yaml:"healthy"`
-	UnhealthyFor  string `yaml:"unhealthy_for"`
-	HeartbeatAge  string `yaml:"heartbeat_age"`
-	LastHeartbeat string `yaml:"last_heartbeat"`
-	Leaving       bool   `yaml:"leaving"`
+	Present       optBool `yaml:"present"`
+	Joined        optBool `yaml:"joined"`
+	Healthy       string  `yaml:"healthy"`
+	UnhealthyFor  string  `yaml:"unhealthy_for"`
+	HeartbeatAge  string  `yaml:"heartbeat_age"`
+	LastHeartbeat string  `yaml:"last_heartbeat"`
+	Leaving       bool    `yaml:"leaving"`
 }
 
 type rawUsage struct {
@@ -139,15 +142,49 @@ type rawDateSpan struct {
 	End   string `yaml:"end"`
 }
 
+// rawNAPNode is a node of Node Auto Provisioning. Its creation is given as an
+// age when the hub first loads the inventory (`age: 30h`; it then ages with
+// the clock) or as an RFC 3339 instant.
 type rawNAPNode struct {
 	Name              string            `yaml:"name"`
 	NodePool          string            `yaml:"nodepool"`
 	Labels            map[string]string `yaml:"labels"`
 	Age               string            `yaml:"age"`
 	CreatedAt         string            `yaml:"created_at"`
-	Ready             *bool             `yaml:"ready"`
+	Ready             optBool           `yaml:"ready"`
 	MarkedForDeletion bool              `yaml:"marked_for_deletion"`
 	DoNotDisrupt      bool              `yaml:"do_not_disrupt"`
+}
+
+// optBool is a boolean that may be left out. It is a small integer rather
+// than a *bool so that the gob snapshot of the document keeps an explicit
+// false (gob drops zero values, and a pointer to false with them).
+type optBool uint8
+
+const (
+	boolUnset optBool = iota
+	boolTrue
+	boolFalse
+)
+
+// UnmarshalYAML reads a YAML boolean.
+func (b *optBool) UnmarshalYAML(n *yaml.Node) error {
+	var v bool
+	if err := n.Decode(&v); err != nil {
+		return err
+	}
+	*b = boolFalse
+	if v {
+		*b = boolTrue
+	}
+	return nil
+}
+
+func (b optBool) or(def bool) bool {
+	if b == boolUnset {
+		return def
+	}
+	return b == boolTrue
 }
 
 type rawFailures struct {
@@ -201,7 +238,7 @@ func ParseInventory(name string, data []byte, now time.Time) (*fleet.Fleet, erro
 	if err != nil {
 		return nil, err
 	}
-	return buildFleet(name, data, raw, now, false)
+	return buildFleet(name, data, raw, now, now, false)
 }
 
 // decodeInventory decodes the YAML strictly: unknown fields and wrong types
@@ -232,11 +269,13 @@ func decodeInventory(name string, data []byte) (*rawInventory, error) {
 	return &raw, nil
 }
 
-// buildFleet validates the decoded inventory and resolves relative times
-// against now. trusted skips the syntax checks (names, label keys and values)
-// for a document that already passed them: they do not depend on time.
-func buildFleet(name string, data []byte, raw *rawInventory, now time.Time, trusted bool) (*fleet.Fleet, error) {
-	f, errs := raw.toFleet(now, trusted)
+// buildFleet validates the decoded inventory and resolves its relative times:
+// heartbeat ages against now (a live agent keeps reporting), node ages against
+// epoch, when the hub first loaded this inventory (nodes then age with the
+// clock). trusted skips the syntax checks (names, label keys and values) for
+// a document that already passed them: they do not depend on time.
+func buildFleet(name string, data []byte, raw *rawInventory, now, epoch time.Time, trusted bool) (*fleet.Fleet, error) {
+	f, errs := raw.toFleet(now, epoch, trusted)
 	if len(errs) > 0 {
 		return nil, locate(name, data, errs)
 	}
@@ -294,7 +333,7 @@ func lineOf(doc *yaml.Node, p field.Path) int {
 }
 
 // toFleet converts and validates the raw inventory.
-func (raw *rawInventory) toFleet(now time.Time, trusted bool) (*fleet.Fleet, field.Errors) {
+func (raw *rawInventory) toFleet(now, epoch time.Time, trusted bool) (*fleet.Fleet, field.Errors) {
 	var errs field.Errors
 	f := &fleet.Fleet{}
 	regions := map[string]bool{}
@@ -331,10 +370,10 @@ func (raw *rawInventory) toFleet(now time.Time, trusted bool) (*fleet.Fleet, fie
 		}
 		f.Regions = append(f.Regions, region)
 	}
-	seen := map[string]int{}
-	for i := range raw.Clusters {
-		c, cerrs := raw.Clusters[i].toCluster(i, regions, now, trusted)
-		errs = append(errs, cerrs...)
+	clusters, cerrs := raw.convertClusters(regions, now, epoch, trusted)
+	errs = append(errs, cerrs...)
+	seen := make(map[string]int, len(clusters))
+	for i, c := range clusters {
 		if prev, dup := seen[c.Name]; dup && c.Name != "" {
 			errs = append(errs, field.Errorf(field.Root("clusters").Index(i).Child("name"), "Cluster names must be unique in a fleet.", "duplicate cluster %q (first declared as clusters[%d])", c.Name, prev))
 			continue
@@ -386,7 +425,37 @@ func ago(age, at string, now time.Time, p field.Path, ageName, atName string) (t
 	return now, nil
 }
 
-func (rc *rawCluster) toCluster(index int, regions map[string]bool, now time.Time, trusted bool) (fleet.Cluster, field.Errors) {
+// convertClusters converts every cluster, in parallel chunks on large
+// inventories (each cluster converts independently), keeping their order.
+func (raw *rawInventory) convertClusters(regions map[string]bool, now, epoch time.Time, trusted bool) ([]fleet.Cluster, field.Errors) {
+	n := len(raw.Clusters)
+	out := make([]fleet.Cluster, n)
+	workers := runtime.GOMAXPROCS(0)
+	if n < 512 || workers < 2 {
+		workers = 1
+	}
+	chunkErrs := make([]field.Errors, workers)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := w * n / workers; i < (w+1)*n/workers; i++ {
+				var errs field.Errors
+				out[i], errs = raw.Clusters[i].toCluster(i, regions, now, epoch, trusted)
+				chunkErrs[w] = append(chunkErrs[w], errs...)
+			}
+		}(w)
+	}
+	wg.Wait()
+	var errs field.Errors
+	for _, e := range chunkErrs {
+		errs = append(errs, e...)
+	}
+	return out, errs
+}
+
+func (rc *rawCluster) toCluster(index int, regions map[string]bool, now, epoch time.Time, trusted bool) (fleet.Cluster, field.Errors) {
 	var errs field.Errors
 	p := field.Root("clusters").Index(index)
 	c := fleet.Cluster{
@@ -478,14 +547,14 @@ func (rc *rawCluster) toCluster(index int, regions map[string]bool, now time.Tim
 
 	for j, n := range rc.NAPNodes {
 		np := p.Child("nap_nodes").Index(j)
-		created, nerrs := ago(n.Age, n.CreatedAt, now, np, "age", "created_at")
+		created, nerrs := ago(n.Age, n.CreatedAt, epoch, np, "age", "created_at")
 		errs = append(errs, nerrs...)
 		if n.Name == "" || n.NodePool == "" {
 			errs = append(errs, field.Errorf(np, "", "a NAP node needs a name and a nodepool"))
 		}
 		c.NAPNodes = append(c.NAPNodes, fleet.NAPNode{
 			Name: n.Name, NodePool: n.NodePool, Labels: n.Labels, CreatedAt: created,
-			Ready: n.Ready == nil || *n.Ready, MarkedForDeletion: n.MarkedForDeletion, DoNotDisrupt: n.DoNotDisrupt,
+			Ready: n.Ready.or(true), MarkedForDeletion: n.MarkedForDeletion, DoNotDisrupt: n.DoNotDisrupt,
 		})
 	}
 	return c, errs
@@ -493,7 +562,7 @@ func (rc *rawCluster) toCluster(index int, regions map[string]bool, now time.Tim
 
 func (a rawAgent) toStatus(p field.Path, now time.Time) (fleet.AgentStatus, field.Errors) {
 	var errs field.Errors
-	s := fleet.AgentStatus{Present: a.Present == nil || *a.Present, Joined: a.Joined == nil || *a.Joined, Leaving: a.Leaving}
+	s := fleet.AgentStatus{Present: a.Present.or(true), Joined: a.Joined.or(true), Leaving: a.Leaving}
 	switch strings.ToLower(a.Healthy) {
 	case "", "true":
 		s.Healthy = fleet.ConditionTrue
