@@ -86,7 +86,12 @@ func toJSON(v tftypes.Value) (any, bool, error) {
 			return nil, false, err
 		}
 		return json.Number(f.Text('f', -1)), true, nil
-	case t.Is(tftypes.Object{}):
+	case t.Is(tftypes.Object{}), t.Is(tftypes.Map{}):
+		// Object attributes are compared by normalized name; map keys are data and stay verbatim.
+		key := normalize
+		if t.Is(tftypes.Map{}) {
+			key = func(k string) string { return k }
+		}
 		var m map[string]tftypes.Value
 		if err := v.As(&m); err != nil {
 			return nil, false, err
@@ -97,21 +102,7 @@ func toJSON(v tftypes.Value) (any, bool, error) {
 			if err != nil || !known {
 				return nil, known, err
 			}
-			out[normalize(k)] = x
-		}
-		return out, true, nil
-	case t.Is(tftypes.Map{}):
-		var m map[string]tftypes.Value
-		if err := v.As(&m); err != nil {
-			return nil, false, err
-		}
-		out := make(map[string]any, len(m))
-		for k, e := range m {
-			x, known, err := toJSON(e)
-			if err != nil || !known {
-				return nil, known, err
-			}
-			out[k] = x
+			out[key(k)] = x
 		}
 		return out, true, nil
 	case t.Is(tftypes.List{}), t.Is(tftypes.Set{}), t.Is(tftypes.Tuple{}):

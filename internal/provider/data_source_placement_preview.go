@@ -95,7 +95,7 @@ func (d *placementPreviewDataSource) Read(ctx context.Context, req datasource.Re
 		limit = *in.PreviewLimit
 	}
 	warnings := []string{}
-	for _, w := range placement.Warnings(spec, f, now) {
+	for _, w := range placement.Warnings(spec, f, res, now) {
 		warnings = append(warnings, w.Path.String()+": "+w.Message)
 	}
 	resp.State.Raw = req.Config.Raw

@@ -141,9 +141,10 @@ func (r *placementResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 			resp.Diagnostics.AddError("Cannot read the state", err.Error())
 			return
 		}
-		if old.Name == plan.Name { // a new name replaces the placement: nothing is held, no update rule applies
+		// A new name or a new placement type replaces the placement: nothing is
+		// held and no update rule applies.
+		if old.Name == plan.Name {
 			if r.placementTypeChanges(ctx, req, old.Spec, &resp.Diagnostics) {
-				// A new placement replaces the old one: nothing is held, no update rule applies.
 				resp.RequiresReplace = append(resp.RequiresReplace, path.Root("policy").AtName("placement_type"))
 			} else {
 				addFieldErrors(&resp.Diagnostics, path.Empty(), "Invalid placement change", knownOnly(placement.ValidateUpdate(old.Spec, plan.Spec), unknown))
@@ -176,7 +177,7 @@ func (r *placementResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		resp.Diagnostics.AddAttributeError(path.Root("policy"), "Cannot schedule the placement", err.Error())
 		return
 	}
-	for _, w := range placement.Warnings(plan.Spec, f, now) {
+	for _, w := range placement.Warnings(plan.Spec, f, res, now) {
 		p := attributePath(path.Empty(), w.Path)
 		resp.Diagnostics.AddAttributeWarning(p, "Placement: "+firstWords(w.Message), p.String()+": "+w.Message)
 	}

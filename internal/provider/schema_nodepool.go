@@ -108,8 +108,9 @@ const previewSpan = 7 * 24 * time.Hour
 // newDisruptionPreviewDoc evaluates budgets now and over the next span.
 func newDisruptionPreviewDoc(budgets []nodepool.Budget, total, disrupting int, now time.Time, span time.Duration) disruptionPreviewDoc {
 	d := disruptionPreviewDoc{AllowedNow: []allowanceDoc{}, Timeline: []intervalDoc{}}
+	allowed := nodepool.AllowedDisruptionsByReason(budgets, total, disrupting, now)
 	for _, r := range nodepool.Reasons {
-		a := nodepool.EvaluateBudgets(budgets, r, total, disrupting, now)
+		a := allowed[r]
 		doc := allowanceDoc{Reason: string(r), Unlimited: a.Unbounded, BudgetIndexes: nonNilInts(a.Binding)}
 		if !a.Unbounded {
 			allowed := a.Allowed

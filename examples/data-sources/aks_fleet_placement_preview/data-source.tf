@@ -12,6 +12,8 @@ data "aks_fleet_placement_preview" "cheap_prod" {
       }]
     }
   }
+  # What if the placement already held this cluster? Held clusters stay held.
+  held_clusters = ["aks-weu-prod-02"]
   preview_limit = 5
 }
 

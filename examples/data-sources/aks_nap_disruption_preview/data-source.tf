@@ -1,7 +1,10 @@
 # Check a budget design without a cluster: 30 nodes, 20% or 5 at most, and
 # nothing during the ten minutes after midnight UTC.
 data "aks_nap_disruption_preview" "design" {
-  nodes = 30
+  nodes      = 30
+  disrupting = 1                      # one node is already being replaced
+  from       = "2026-11-23T00:00:00Z" # a Monday
+  span       = "48h"
   budgets = [
     { nodes = "20%" },
     { nodes = "5" },

@@ -50,10 +50,14 @@ resource "aks_fleet_placement" "most_cpu" {
   }
 }
 
-# PickN: the three clusters with the cheapest CPU cores.
+# PickN: the three clusters with the cheapest CPU cores. The plan lists at
+# most 10 of the clusters left out (the rest are counted by reason), and the
+# hub keeps 5 old resource snapshots.
 resource "aks_fleet_placement" "cheapest_cpu" {
-  name               = "cheapest-cpu"
-  resource_selectors = [{ version = "v1", kind = "Namespace", name = "batch" }]
+  name                   = "cheapest-cpu"
+  resource_selectors     = [{ version = "v1", kind = "Namespace", name = "batch" }]
+  preview_limit          = 10
+  revision_history_limit = 5
   policy = {
     placement_type     = "PickN"
     number_of_clusters = 3

@@ -5,14 +5,20 @@ resource "aks_nap_nodepool" "general" {
   cluster = "aks-east-prod-01"
   name    = "default"
 
+  weight = 10 # preferred over NodePools of lower weight
+
   template = {
     labels         = { team = "platform" }
+    annotations    = { "example.com/owner" = "platform-team" }
     node_class_ref = { group = "karpenter.azure.com", kind = "AKSNodeClass", name = "default" }
     requirements = [
-      { key = "karpenter.azure.com/sku-family", operator = "In", values = ["D", "E"] },
+      { key = "karpenter.azure.com/sku-family", operator = "In", values = ["D", "E"], min_values = 2 },
       { key = "karpenter.sh/capacity-type", operator = "In", values = ["spot", "on-demand"] },
     ]
-    expire_after = "720h"
+    taints                   = [{ key = "example.com/dedicated", value = "platform", effect = "NoSchedule" }]
+    startup_taints           = [{ key = "example.com/agent-not-ready", effect = "NoSchedule" }]
+    expire_after             = "720h"
+    termination_grace_period = "48h"
   }
 
   limits = { cpu = "1000", memory = "4000Gi" }

@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"regexp"
+	"slices"
 	"time"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
@@ -68,15 +69,6 @@ var (
 	utcOffset = regexp.MustCompile(`^[+-](0[0-9]|1[0-4]):[0-5][0-9]$`)
 )
 
-func oneOf(v string, allowed []string) bool {
-	for _, a := range allowed {
-		if v == a {
-			return true
-		}
-	}
-	return false
-}
-
 // Validate checks a maintenance window against the AKS maintenance-configuration
 // rules. Paths are relative to the window.
 func (w *MaintenanceWindow) Validate() field.Errors {
@@ -89,7 +81,7 @@ func (w *MaintenanceWindow) Validate() field.Errors {
 		}
 	}
 	weekday := func() {
-		if !oneOf(s.DayOfWeek, Weekdays) {
+		if !slices.Contains(Weekdays, s.DayOfWeek) {
 			errs = append(errs, field.Errorf(sp.Child("day_of_week"), "Use one of Sunday … Saturday.", "%q is not a day of the week", s.DayOfWeek))
 		}
 	}
@@ -105,7 +97,7 @@ func (w *MaintenanceWindow) Validate() field.Errors {
 	case ScheduleRelativeMonthly:
 		rangeCheck("interval_months", s.IntervalMonths, 1, 6)
 		weekday()
-		if !oneOf(s.WeekIndex, WeekIndexes) {
+		if !slices.Contains(WeekIndexes, s.WeekIndex) {
 			errs = append(errs, field.Errorf(sp.Child("week_index"), "Use First, Second, Third, Fourth or Last.", "%q is not a week index", s.WeekIndex))
 		}
 	default:

@@ -3,6 +3,7 @@ package nodepool
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -102,7 +103,7 @@ func RestrictedLabel(key string) string {
 		return fmt.Sprintf("label domain %q is restricted: only %s may be used", DomainKarpenterAzure, strings.Join(AllowedKarpenterAzureLabels, ", "))
 	case strings.HasSuffix(domain, DomainKubernetesAKS) && !inDomainList(key, DomainKubernetesAKS, AllowedKubernetesAzureLabels):
 		return fmt.Sprintf("label domain %q is restricted: only %s may be used", DomainKubernetesAKS, strings.Join(AllowedKubernetesAzureLabels, ", "))
-	case contains(RestrictedBareLabels, key):
+	case slices.Contains(RestrictedBareLabels, key):
 		return fmt.Sprintf("label %q is reserved by AKS", key)
 	}
 	return ""
@@ -117,20 +118,11 @@ func inDomainList(key, domain string, names []string) bool {
 	return false
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // unknownValue returns the allowed values when key has a closed value set
 // (AKS) that does not contain value.
 func unknownValue(key, value string) ([]string, bool) {
 	allowed, ok := KnownLabelValues[key]
-	if !ok || contains(allowed, value) {
+	if !ok || slices.Contains(allowed, value) {
 		return nil, false
 	}
 	return allowed, true

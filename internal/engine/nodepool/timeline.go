@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/robfig/cron/v3"
@@ -63,44 +62,6 @@ func formatRange(start, end time.Time) string {
 		return start.Format(day+clock) + "–" + end.Format(clock) + " UTC"
 	}
 	return start.Format(day+clock) + "–" + end.Format(day+clock) + " UTC"
-}
-
-// FormatTimeline renders a timeline one interval per line, grouped by reason
-// in Karpenter's method order. Reasons with identical intervals are grouped
-// together.
-func FormatTimeline(tl map[Reason][]Interval) string {
-	var b strings.Builder
-	done := map[Reason]bool{}
-	for _, r := range Reasons {
-		if done[r] {
-			continue
-		}
-		group := []string{string(r)}
-		for _, o := range Reasons {
-			if o != r && !done[o] && sameIntervals(tl[r], tl[o]) {
-				group = append(group, string(o))
-				done[o] = true
-			}
-		}
-		done[r] = true
-		fmt.Fprintf(&b, "%s:\n", strings.Join(group, ", "))
-		for _, iv := range tl[r] {
-			fmt.Fprintf(&b, "  %s\n", iv)
-		}
-	}
-	return b.String()
-}
-
-func sameIntervals(a, b []Interval) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i].String() != b[i].String() {
-			return false
-		}
-	}
-	return true
 }
 
 // Timeline computes, for every reason, the sorted intervals of [from,

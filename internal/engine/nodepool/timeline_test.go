@@ -111,10 +111,6 @@ func TestTimelinePerReasonAndDisrupting(t *testing.T) {
 	if got := intervalStrings(tl[Drifted]); len(got) != 3 || got[1] != "Mon 09:00–17:00 UTC: 0 (budget #2)" || got[0] != "Mon 00:00–09:00 UTC: 1 (budget #1)" {
 		t.Errorf("Drifted: %q", got)
 	}
-	out := FormatTimeline(tl)
-	if !strings.Contains(out, "Empty, Underutilized:\n") || !strings.Contains(out, "Drifted:\n") {
-		t.Errorf("FormatTimeline grouping:\n%s", out)
-	}
 }
 
 // TestTimelineMatchesEvaluateBudgets checks the change-point algorithm

@@ -2,6 +2,7 @@ package nodepool
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -188,7 +189,7 @@ func validateRequirements(es *field.Errors, p field.Path, reqs []Requirement) {
 		} else if why := RestrictedLabel(r.Key); why != "" {
 			add(es, rp.Child("key"), RuleRestrictedLabel, why, restrictedFix)
 		}
-		if !contains(Operators, r.Operator) {
+		if !slices.Contains(Operators, r.Operator) {
 			add(es, rp.Child("operator"), RuleRequirementOperator, fmt.Sprintf("operator %q is not supported", r.Operator),
 				"Use one of "+strings.Join(Operators, ", "))
 		}
@@ -251,7 +252,7 @@ func validateTaints(es *field.Errors, t field.Path, taints, startup []Taint) {
 			if errs := labelValueErrors(taint.Value); len(errs) > 0 {
 				add(es, tp.Child("value"), RuleTaintValue, fmt.Sprintf("taint value %q is invalid: %s", taint.Value, strings.Join(errs, "; ")), labelValueFix)
 			}
-			if !contains(TaintEffects, taint.Effect) {
+			if !slices.Contains(TaintEffects, taint.Effect) {
 				add(es, tp.Child("effect"), RuleTaintEffect, fmt.Sprintf("effect %q is not valid", taint.Effect),
 					"Use one of "+strings.Join(TaintEffects, ", "))
 			}
@@ -301,7 +302,7 @@ func checkDuration(es *field.Errors, p field.Path, id RuleID, v string, allowNev
 
 // validateConsolidationPolicy enforces RuleConsolidationPolicy.
 func validateConsolidationPolicy(es *field.Errors, p field.Path, v *string) {
-	if v != nil && !contains(ConsolidationPolicies, *v) {
+	if v != nil && !slices.Contains(ConsolidationPolicies, *v) {
 		add(es, p, RuleConsolidationPolicy, fmt.Sprintf("consolidation policy %q is not valid", *v), "Use WhenEmpty or WhenEmptyOrUnderutilized")
 	}
 }
@@ -350,7 +351,7 @@ func validateBudgets(es *field.Errors, p field.Path, budgets []Budget) {
 			}
 		}
 		for _, r := range b.Reasons {
-			if !contains(reasonNames(), r) {
+			if !slices.Contains(reasonNames(), r) {
 				add(es, bp.Child("reasons"), RuleBudgetReasons, fmt.Sprintf("reason %q is not a disruption reason", r), "Use Empty, Drifted or Underutilized")
 			}
 		}

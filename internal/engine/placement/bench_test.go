@@ -1,90 +1,80 @@
-package placement
+package placement_test
 
 import (
-	"fmt"
-	"math/rand/v2"
 	"testing"
 	"time"
 
-	"k8s.io/apimachinery/pkg/api/resource"
-
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
+	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
+	"github.com/fleetform/terraform-provider-aks/internal/engine/selector"
+	"github.com/fleetform/terraform-provider-aks/internal/fleetgen"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/mock"
 )
 
-// syntheticFleet deterministically builds n member clusters over 12 regions
-// and 5 update rings, with labels, properties and resource usage; about 1%
-// are ineligible and 2% tainted.
-func syntheticFleet(n int) *fleet.Fleet {
-	rng := rand.New(rand.NewPCG(42, uint64(n)))
-	regions := []string{"eastus", "eastus2", "westus", "westus2", "westus3", "centralus", "northeurope", "westeurope", "uksouth", "japaneast", "australiaeast", "southeastasia"}
-	envs := []string{"prod", "staging", "dev"}
-	tiers := []string{"gold", "silver", "bronze"}
-	f := &fleet.Fleet{Clusters: make([]fleet.Cluster, n)}
-	for i := range f.Clusters {
-		name := fmt.Sprintf("member-%06d", i)
-		region := regions[rng.IntN(len(regions))]
-		c := fleet.Cluster{
-			Name: name, Region: region, ResourceGroup: "rg-" + region, SubscriptionID: "00000000-0000-0000-0000-000000000001",
-			Agent: fleet.AgentStatus{Present: true, Joined: true, Healthy: fleet.ConditionTrue, HealthSince: now.Add(-time.Hour), LastHeartbeat: now.Add(-time.Duration(rng.IntN(120)) * time.Second)},
-		}
-		c.Labels = fleet.AutomaticLabels(&c)
-		c.Labels["env"] = envs[rng.IntN(len(envs))]
-		c.Labels["tier"] = tiers[rng.IntN(len(tiers))]
-		c.Labels["ring"] = fmt.Sprintf("ring-%d", rng.IntN(5))
-		c.Properties = map[string]string{
-			fleet.PropertyNodeCount:      fmt.Sprint(1 + rng.IntN(100)),
-			fleet.PropertyPerCPUCoreCost: fmt.Sprintf("%.3f", 0.02+rng.Float64()),
-		}
-		cpu := 4 + rng.IntN(400)
-		c.Usage = fleet.ResourceUsage{
-			Capacity:    map[string]resource.Quantity{fleet.ResourceCPU: *resource.NewQuantity(int64(cpu), resource.DecimalSI), fleet.ResourceMemory: *resource.NewQuantity(int64(cpu)*4<<30, resource.BinarySI)},
-			Allocatable: map[string]resource.Quantity{fleet.ResourceCPU: *resource.NewMilliQuantity(int64(cpu)*900, resource.DecimalSI)},
-			Available:   map[string]resource.Quantity{fleet.ResourceCPU: *resource.NewMilliQuantity(int64(rng.IntN(cpu*900)), resource.DecimalSI), fleet.ResourceMemory: *resource.NewQuantity(int64(rng.IntN(cpu*4))<<30, resource.BinarySI)},
-		}
-		switch r := rng.IntN(100); {
-		case r == 0:
-			c.Agent.LastHeartbeat = now.Add(-time.Hour)
-		case r < 3:
-			c.Taints = []fleet.Taint{{Key: "dedicated", Value: "gpu", Effect: fleet.TaintEffectNoSchedule}}
-		}
-		f.Clusters[i] = c
+// The benchmarks run on the project's synthetic fleets (internal/fleetgen),
+// loaded through the mock hub's inventory parser: 10 regions, 4 update days,
+// 2% of clusters with a stale heartbeat and 2.5% tainted.
+
+var benchNow = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+
+func generatedFleet(tb testing.TB, n int) *fleet.Fleet {
+	tb.Helper()
+	data := fleetgen.Generate(fleetgen.Options{Clusters: n, Regions: 10, Seed: 42, StaleEvery: 50, TaintEvery: 40})
+	f, err := mock.ParseInventory("fleetgen", data, benchNow)
+	if err != nil {
+		tb.Fatal(err)
 	}
-	f.Sort()
 	return f
 }
 
-func preferred3Spec() Spec {
-	p := pickN(25)
-	p.Affinity = &Affinity{
-		Required: []ClusterSelectorTerm{{LabelSelector: matchLabels("env", "prod")}, {LabelSelector: matchLabels("env", "staging")}},
-		Preferred: []PreferredTerm{
-			preferLabels(40, "tier", "gold"),
-			preferLabels(-20, "ring", "ring-0"),
-			{Weight: 60, Preference: ClusterSelectorTerm{LabelSelector: matchLabels("env", "prod"), PropertySorter: &PropertySorter{Name: "resources.kubernetes-fleet.io/available-cpu", SortOrder: Descending}}},
+func labels(k, v string) *selector.LabelSelector {
+	return &selector.LabelSelector{MatchLabels: map[string]string{k: v}}
+}
+
+func pickN(n int) placement.Spec {
+	return placement.Spec{
+		Name:              "bench",
+		ResourceSelectors: []placement.ResourceSelector{{Version: "v1", Kind: "Namespace", Name: "app"}},
+		Policy:            placement.Policy{PlacementType: placement.PickN, NumberOfClusters: &n},
+	}
+}
+
+// preferred3Spec: PickN 25 among prod and staging clusters, with three preferred terms (one with a sorter).
+func preferred3Spec() placement.Spec {
+	s := pickN(25)
+	s.Policy.Affinity = &placement.Affinity{
+		Required: []placement.ClusterSelectorTerm{{LabelSelector: labels("env", "prod")}, {LabelSelector: labels("env", "staging")}},
+		Preferred: []placement.PreferredTerm{
+			{Weight: 40, Preference: placement.ClusterSelectorTerm{LabelSelector: labels("tier", "gold")}},
+			{Weight: -20, Preference: placement.ClusterSelectorTerm{LabelSelector: labels("updateDay", "monday")}},
+			{Weight: 60, Preference: placement.ClusterSelectorTerm{LabelSelector: labels("env", "prod"),
+				PropertySorter: &placement.PropertySorter{Name: "resources.kubernetes-fleet.io/available-cpu", SortOrder: placement.Descending}}},
 		},
 	}
-	return spec(p)
+	return s
 }
 
-func topology50Spec() Spec {
-	p := pickN(50)
-	p.Affinity = &Affinity{Preferred: []PreferredTerm{preferLabels(30, "tier", "gold")}}
-	p.TopologySpreadConstraints = []TopologySpreadConstraint{
-		spread(fleet.LabelLocation, DoNotSchedule, 1),
-		spread("ring", ScheduleAnyway, 2),
+// topology50Spec: PickN 50 spread over regions (hard, skew 1) and update days (soft, skew 2).
+func topology50Spec() placement.Spec {
+	s := pickN(50)
+	one, two := 1, 2
+	s.Policy.Affinity = &placement.Affinity{Preferred: []placement.PreferredTerm{{Weight: 30, Preference: placement.ClusterSelectorTerm{LabelSelector: labels("tier", "gold")}}}}
+	s.Policy.TopologySpreadConstraints = []placement.TopologySpreadConstraint{
+		{MaxSkew: &one, TopologyKey: fleet.LabelLocation, WhenUnsatisfiable: placement.DoNotSchedule},
+		{MaxSkew: &two, TopologyKey: "updateDay", WhenUnsatisfiable: placement.ScheduleAnyway},
 	}
-	return spec(p)
+	return s
 }
 
-func benchSchedule(b *testing.B, s Spec, n int) {
-	f := syntheticFleet(n)
-	if r, err := Schedule(s, f, nil, now, ScheduleOptions{}); err != nil || !r.Fulfilled {
+func benchSchedule(b *testing.B, s placement.Spec, n int) {
+	f := generatedFleet(b, n)
+	if r, err := placement.Schedule(s, f, nil, benchNow, placement.ScheduleOptions{}); err != nil || !r.Fulfilled {
 		b.Fatalf("err=%v fulfilled=%v", err, r.Fulfilled)
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := Schedule(s, f, nil, now, ScheduleOptions{}); err != nil {
+		if _, err := placement.Schedule(s, f, nil, benchNow, placement.ScheduleOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -95,23 +85,26 @@ func BenchmarkPickN3Preferred10k(b *testing.B) { benchSchedule(b, preferred3Spec
 func BenchmarkPickN50Topology1k(b *testing.B)  { benchSchedule(b, topology50Spec(), 1_000) }
 func BenchmarkPickN50Topology10k(b *testing.B) { benchSchedule(b, topology50Spec(), 10_000) }
 
-// The synthetic fleet spreads evenly and the greedy pick keeps the region skew within 1.
-func TestSyntheticTopologyPick(t *testing.T) {
-	f := syntheticFleet(2_000)
-	r := mustSchedule(t, topology50Spec(), f, nil, ScheduleOptions{})
-	if !r.Fulfilled || len(r.Selected) != 50 {
-		t.Fatalf("fulfilled=%v selected=%d", r.Fulfilled, len(r.Selected))
+// On a large generated fleet the greedy pick keeps the region skew within 1.
+func TestGeneratedFleetTopologyPick(t *testing.T) {
+	f := generatedFleet(t, 2_000)
+	r, err := placement.Schedule(topology50Spec(), f, nil, benchNow, placement.ScheduleOptions{})
+	if err != nil || !r.Fulfilled || len(r.Selected) != 50 {
+		t.Fatalf("err=%v fulfilled=%v selected=%d", err, r.Fulfilled, len(r.Selected))
 	}
 	per := map[string]int{}
+	for _, r := range f.Regions {
+		per[r.Name] = 0
+	}
 	for _, n := range r.Selected {
 		c, _ := f.Cluster(n)
 		per[c.Labels[fleet.LabelLocation]]++
 	}
 	lo, hi := 1<<30, 0
-	for _, region := range []string{"eastus", "eastus2", "westus", "westus2", "westus3", "centralus", "northeurope", "westeurope", "uksouth", "japaneast", "australiaeast", "southeastasia"} {
-		lo, hi = min(lo, per[region]), max(hi, per[region])
+	for _, n := range per {
+		lo, hi = min(lo, n), max(hi, n)
 	}
-	if hi-lo > 1 {
-		t.Fatalf("region skew %d: %v", hi-lo, per)
+	if len(per) != 10 || hi-lo > 1 {
+		t.Fatalf("region skew %d over %d regions: %v", hi-lo, len(per), per)
 	}
 }

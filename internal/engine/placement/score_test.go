@@ -1,6 +1,7 @@
 package placement
 
 import (
+	"k8s.io/apimachinery/pkg/api/resource"
 	"strings"
 	"testing"
 
@@ -361,8 +362,15 @@ func TestNonQuantityPropertyIsAnError(t *testing.T) {
 
 // The sorter's property reader answers exactly as (*fleet.Cluster).Property.
 func TestPropertyReaderMatchesFleetModel(t *testing.T) {
-	cl := syntheticFleet(3).Clusters[0]
-	cl.Properties["version"] = "1.30.2"
+	cl := fleet.Cluster{
+		Name:       "member-1",
+		Properties: map[string]string{fleet.PropertyNodeCount: "12", fleet.PropertyPerCPUCoreCost: "0.125", "version": "1.30.2"},
+		Usage: fleet.ResourceUsage{
+			Capacity:    map[string]resource.Quantity{fleet.ResourceCPU: resource.MustParse("96"), fleet.ResourceMemory: resource.MustParse("384Gi")},
+			Allocatable: map[string]resource.Quantity{fleet.ResourceCPU: resource.MustParse("86400m")},
+			Available:   map[string]resource.Quantity{fleet.ResourceCPU: resource.MustParse("40500m"), fleet.ResourceMemory: resource.MustParse("100Gi")},
+		},
+	}
 	names := []string{
 		"resources.kubernetes-fleet.io/total-cpu", "resources.kubernetes-fleet.io/total-memory",
 		"resources.kubernetes-fleet.io/allocatable-cpu", "resources.kubernetes-fleet.io/allocatable-memory",

@@ -7,7 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
-	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
+	"github.com/fleetform/terraform-provider-aks/internal/engine/selector"
 )
 
 // intOrPercent is Fleet's pattern for maxUnavailable / maxSurge.
@@ -207,7 +207,7 @@ func validateAffinity(p field.Path, a *Affinity, allowPreferred bool) field.Erro
 		errs = append(errs, validateSelectors(pp, ClusterSelectorTerm{LabelSelector: t.Preference.LabelSelector})...)
 		if s := t.Preference.PropertySorter; s != nil {
 			sp := pp.Child("property_sorter")
-			errs = append(errs, validatePropertyName(sp.Child("name"), s.Name)...)
+			errs = append(errs, selector.ValidatePropertyName(sp.Child("name"), s.Name)...)
 			if s.SortOrder != Ascending && s.SortOrder != Descending {
 				errs = append(errs, field.Errorf(sp.Child("sort_order"), "Use Ascending or Descending.", "%q is not a sort order", s.SortOrder))
 			}
@@ -225,21 +225,6 @@ func validateSelectors(p field.Path, t ClusterSelectorTerm) field.Errors {
 		errs = append(errs, t.PropertySelector.Validate().Prefix(p.Child("property_selector"))...)
 	}
 	return errs
-}
-
-// validatePropertyName checks a sorter's property name with the rules the
-// property selector applies to its expressions.
-func validatePropertyName(p field.Path, name string) field.Errors {
-	if fleet.IsResourceProperty(name) {
-		if _, _, ok := fleet.ParseResourceProperty(name); !ok {
-			return field.Errors{field.Errorf(p, "Resource properties are named resources.kubernetes-fleet.io/{total|allocatable|available}-<resource>, e.g. resources.kubernetes-fleet.io/available-cpu.", "%q is not a valid resource property name", name)}
-		}
-		return nil
-	}
-	if msgs := validation.IsQualifiedName(name); len(msgs) > 0 {
-		return field.Errors{field.Errorf(p, "Use a property name such as kubernetes-fleet.io/node-count.", "%q is not a valid property name: %s", name, strings.Join(msgs, "; "))}
-	}
-	return nil
 }
 
 // validateTolerations validates defaulted tolerations.

@@ -16,8 +16,9 @@ import (
 // a property that no cluster of the fleet has (with similar names that do
 // exist), an unfulfillable PickN, PickFixed names that are not members or not
 // eligible, and required affinity that matches no cluster. It assumes spec
-// validates; parts it cannot evaluate are skipped.
-func Warnings(spec Spec, f *fleet.Fleet, now time.Time) []Warning {
+// validates; parts it cannot evaluate are skipped. r is the scheduling result
+// the warnings accompany (the one the plan previews).
+func Warnings(spec Spec, f *fleet.Fleet, r Result, now time.Time) []Warning {
 	s := WithDefaults(spec)
 	pol := s.Policy
 	pp := field.Root("policy")
@@ -59,14 +60,8 @@ func Warnings(spec Spec, f *fleet.Fleet, now time.Time) []Warning {
 		}
 	}
 
-	if pol.PlacementType == PickN && pol.NumberOfClusters != nil {
-		r, err := Schedule(spec, f, nil, now, ScheduleOptions{})
-		switch {
-		case err != nil:
-			ws = append(ws, Warning{pp, fmt.Sprintf("the placement cannot be scheduled on the current fleet: %v", err)})
-		case !r.Fulfilled:
-			ws = append(ws, Warning{pp.Child("number_of_clusters"), fmt.Sprintf("%d cluster(s) requested but only %d can be picked: %s", r.Requested, len(r.Selected), r.UnfulfilledMessage)})
-		}
+	if pol.PlacementType == PickN && !r.Fulfilled {
+		ws = append(ws, Warning{pp.Child("number_of_clusters"), fmt.Sprintf("%d cluster(s) requested but only %d can be picked: %s", r.Requested, len(r.Selected), r.UnfulfilledMessage)})
 	}
 	return ws
 }

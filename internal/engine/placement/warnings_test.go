@@ -46,7 +46,8 @@ func TestWarnings(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			ws := Warnings(spec(tc.policy), f, now)
+			r, _ := Schedule(spec(tc.policy), f, nil, now, ScheduleOptions{})
+			ws := Warnings(spec(tc.policy), f, r, now)
 			got := map[string]string{}
 			for _, w := range ws {
 				got[w.Path.String()] = w.Message

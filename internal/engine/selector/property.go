@@ -1,6 +1,7 @@
 package selector
 
 import (
+	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -43,8 +44,8 @@ func (s PropertySelector) Validate() field.Errors {
 	var errs field.Errors
 	for i, e := range s.MatchExpressions {
 		p := field.Root("match_expressions").Index(i)
-		errs = append(errs, validatePropertyName(p.Child("name"), e.Name)...)
-		if !oneOf(e.Operator, PropertyOperators) {
+		errs = append(errs, ValidatePropertyName(p.Child("name"), e.Name)...)
+		if !slices.Contains(PropertyOperators, e.Operator) {
 			errs = append(errs, field.Errorf(p.Child("operator"), "Use one of "+strings.Join(PropertyOperators, ", ")+".", "%q is not a property selector operator", e.Operator))
 		}
 		if len(e.Values) != 1 {
@@ -61,16 +62,10 @@ func (s PropertySelector) Validate() field.Errors {
 	return errs
 }
 
-func oneOf(v string, allowed []string) bool {
-	for _, a := range allowed {
-		if v == a {
-			return true
-		}
-	}
-	return false
-}
-
-func validatePropertyName(p field.Path, name string) field.Errors {
+// ValidatePropertyName checks a cluster property name: a well-formed
+// resource property (resources.kubernetes-fleet.io/{total|allocatable|available}-<resource>)
+// or a qualified name. Property selectors and property sorters share it.
+func ValidatePropertyName(p field.Path, name string) field.Errors {
 	if fleet.IsResourceProperty(name) {
 		if _, _, ok := fleet.ParseResourceProperty(name); !ok {
 			return field.Errors{field.Errorf(p, "Resource properties are named resources.kubernetes-fleet.io/{total|allocatable|available}-<resource>, e.g. resources.kubernetes-fleet.io/available-cpu.", "%q is not a valid resource property name", name)}

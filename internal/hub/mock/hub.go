@@ -53,6 +53,7 @@ type Hub struct {
 	rawMod  time.Time     // modification time of FleetFile when raw was decoded
 	fleet   *fleet.Fleet  // raw resolved at fleetAt
 	fleetAt time.Time
+	fleetFP string // fingerprint of fleet (see fleetFingerprint), computed on first use
 }
 
 var _ hub.Hub = (*Hub)(nil)
@@ -112,19 +113,42 @@ func (h *Hub) Fleet(ctx context.Context) (*fleet.Fleet, error) {
 	return h.resolve(name, data)
 }
 
+// resolveGranularity is how far the hub clock may move before relative times
+// are resolved again: eligibility is decided on minutes, and one resolution
+// serves every call of a Terraform operation.
+const resolveGranularity = time.Second
+
 // resolve builds the fleet from the decoded document at the current time,
-// reusing the last result while the clock has not moved.
+// reusing the last result while the clock has moved less than resolveGranularity.
 func (h *Hub) resolve(name string, data []byte) (*fleet.Fleet, error) {
 	now := h.Now()
-	if h.fleet != nil && now.Equal(h.fleetAt) {
+	if d := now.Sub(h.fleetAt); h.fleet != nil && d >= 0 && d < resolveGranularity {
 		return h.fleet, nil
 	}
 	f, err := buildFleet(name, data, h.raw, now, h.epoch, h.trusted)
 	if err != nil {
 		return nil, err
 	}
-	h.fleet, h.fleetAt, h.trusted = f, now, true
+	h.fleet, h.fleetAt, h.trusted, h.fleetFP = f, now, true, ""
 	return f, nil
+}
+
+// scheduledFleet returns the fleet with the fingerprint of what scheduling
+// depends on, computed once per resolved fleet however many placements read it.
+func (h *Hub) scheduledFleet(ctx context.Context) (*fleet.Fleet, string, error) {
+	f, err := h.Fleet(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.fleet != f { // resolved again meanwhile: fingerprint this one
+		return f, fleetFingerprint(f, h.Now()), nil
+	}
+	if h.fleetFP == "" {
+		h.fleetFP = fleetFingerprint(f, h.fleetAt)
+	}
+	return f, h.fleetFP, nil
 }
 
 // loadInventory decodes an inventory document into h.raw. Decoding YAML is by

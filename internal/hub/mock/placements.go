@@ -31,7 +31,7 @@ const (
 // takes new eligible clusters, PickN replaces departed ones) and records the
 // result.
 func (h *Hub) GetPlacement(ctx context.Context, name string) (*hub.Placement, error) {
-	f, err := h.Fleet(ctx)
+	f, fp, err := h.scheduledFleet(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -40,10 +40,10 @@ func (h *Hub) GetPlacement(ctx context.Context, name string) (*hub.Placement, er
 	if err != nil {
 		return nil, err
 	}
-	if p.Status.ObservedFleet == fleetFingerprint(f, now) {
+	if p.Status.ObservedFleet == fp {
 		return p, nil
 	}
-	status, err := schedule(p.Spec, p, f, now)
+	status, err := schedule(p.Spec, p, f, fp, now)
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +68,7 @@ func (h *Hub) ApplyPlacement(ctx context.Context, p hub.Placement, pre Precondit
 	if err := checkName(p.Name); err != nil {
 		return nil, err
 	}
-	f, err := h.Fleet(ctx)
+	f, fp, err := h.scheduledFleet(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +78,7 @@ func (h *Hub) ApplyPlacement(ctx context.Context, p hub.Placement, pre Precondit
 		if err != nil && !errors.Is(err, ErrNotFound) {
 			return err
 		}
-		status, err := schedule(p.Spec, old, f, now)
+		status, err := schedule(p.Spec, old, f, fp, now)
 		if err != nil {
 			return err
 		}
@@ -105,7 +105,7 @@ func (h *Hub) DeletePlacement(_ context.Context, name string, pre Precondition) 
 }
 
 // schedule runs the engine for spec, holding what old holds.
-func schedule(spec placement.Spec, old *hub.Placement, f *fleet.Fleet, now time.Time) (hub.PlacementStatus, error) {
+func schedule(spec placement.Spec, old *hub.Placement, f *fleet.Fleet, fp string, now time.Time) (hub.PlacementStatus, error) {
 	var held []string
 	var opts placement.ScheduleOptions
 	if old != nil {
@@ -119,7 +119,7 @@ func schedule(spec placement.Spec, old *hub.Placement, f *fleet.Fleet, now time.
 		return hub.PlacementStatus{}, err
 	}
 	return hub.PlacementStatus{
-		ObservedFleet: fleetFingerprint(f, now),
+		ObservedFleet: fp,
 		Selected:      res.Selected,
 		Decisions:     res.Decisions,
 		Requested:     res.Requested,

@@ -136,13 +136,9 @@ func getRecord(tx *bolt.Tx, bucket, key string) (Record, error) {
 	return rec, nil
 }
 
-// PutTx writes body under bucket/key inside tx, checking pre, and returns the
+// putTx writes body under bucket/key inside tx, checking pre, and returns the
 // new record. Every write gets a new ETag; the generation counts writes of the
-// specification (status-only writes keep it, as in Kubernetes).
-func PutTx(tx *bolt.Tx, bucket, key string, body any, pre Precondition, now time.Time) (Record, error) {
-	return putTx(tx, bucket, key, body, pre, now, true)
-}
-
+// specification (status-only writes, specChanged false, keep it, as in Kubernetes).
 func putTx(tx *bolt.Tx, bucket, key string, body any, pre Precondition, now time.Time, specChanged bool) (Record, error) {
 	b, err := tx.CreateBucketIfNotExists([]byte(bucket))
 	if err != nil {

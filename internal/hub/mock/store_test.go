@@ -50,7 +50,7 @@ func runCounterHelper() int {
 			if err := b.Put([]byte("n"), []byte(strconv.Itoa(c+1))); err != nil {
 				return err
 			}
-			_, err = PutTx(tx, "records", fmt.Sprintf("%s-%05d", id, i), map[string]any{"i": i, "pad": payload}, Precondition{}, time.Now())
+			_, err = putTx(tx, "records", fmt.Sprintf("%s-%05d", id, i), map[string]any{"i": i, "pad": payload}, Precondition{}, time.Now(), true)
 			return err
 		})
 		if err != nil {
@@ -170,7 +170,7 @@ func TestPreconditions(t *testing.T) {
 		var rec Record
 		err := s.Update(func(tx *bolt.Tx) error {
 			var err error
-			rec, err = PutTx(tx, "b", "k", "v", pre, testNow)
+			rec, err = putTx(tx, "b", "k", "v", pre, testNow, true)
 			return err
 		})
 		return rec, err
