@@ -129,22 +129,22 @@ type Placement struct {
 	Status PlacementStatus
 }
 
-// PlacementStatus is what the hub's scheduler decided.
+// PlacementStatus is what the hub's scheduler decided, as every hub reports it.
 type PlacementStatus struct {
+	// ObservedGeneration is the generation of the specification the decisions were made for.
 	ObservedGeneration int64
 	// Selected are the clusters the placement holds, sorted.
 	Selected []string
 	// Decisions are the scheduler's decisions of the last scheduling cycle.
 	Decisions []placement.Decision
+	// Requested is how many clusters the policy asks for: numberOfClusters for
+	// PickN, the number of cluster names for PickFixed, -1 for PickAll.
 	Requested int
+	// Fulfilled tells whether the scheduler found every cluster requested.
 	Fulfilled bool
-	Message   string
-	// Policy is the scheduling policy the decisions were made for (sticky semantics compare against it).
-	Policy     placement.Policy
+	// Message explains an unfulfilled policy; empty when fulfilled.
+	Message    string
 	Conditions []Condition
-	// ObservedFleet identifies the state of the fleet the decisions were
-	// made on (opaque); the scheduler runs again only when it changes.
-	ObservedFleet string
 }
 
 // UpdateStrategy is a fleets/updateStrategies resource.

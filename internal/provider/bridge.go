@@ -3,129 +3,195 @@ package provider
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/big"
+	"reflect"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
 )
 
-// The bridge converts between Terraform values and engine models, for every
-// resource, in one place. Terraform attributes are snake_case versions of the
-// engine's field names (number_of_clusters ⇄ NumberOfClusters), so values
-// pass through JSON with names compared without case or underscores. Map
+// The bridge converts between Terraform values and models, for every
+// resource, data source and the provider configuration, in one place.
+//
+// The rule of this package: a model is a plain Go struct whose `json` tags
+// are its Terraform attribute names, read and written through the bridge;
+// engine types (whose tags are the same snake_case vocabulary) are embedded
+// as they are. tfsdk struct tags and types.* values are not used.
+//
+// The bridge is strict in both directions: an attribute without a model
+// field, or a model field without an attribute, is an error (and
+// TestSchemasMatchModels checks every schema against its model). Map
 // attributes (labels, limits) keep their keys verbatim. Null lists stay nil
 // and empty lists stay empty, a difference the engines rely on (an explicit
 // `budgets = []` is not an unset one).
 
-// normalize is how attribute and field names are compared.
-func normalize(name string) string { return strings.ToLower(strings.ReplaceAll(name, "_", "")) }
+// unknownPaths are the attributes of a value that are not known yet (values
+// known only after apply), down to the leaf that is unknown.
+type unknownPaths []field.Path
 
-// decodeAttrs fills out from the named attributes of an object value, one
-// attribute at a time. It returns the attributes whose values are not known
-// yet (values known only after apply): they are left at their zero value. A
-// value that does not fit its field is a *decodeError naming the attribute.
-func decodeAttrs(obj tftypes.Value, attrs []string, out any) (unknown map[string]bool, err error) {
-	var fields map[string]tftypes.Value
-	if err := obj.As(&fields); err != nil {
+// covers reports whether the rule at p may depend on an unknown value: p lies
+// under an unknown attribute, or an unknown attribute lies under p (a rule
+// about an object or a list judges its elements).
+func (u unknownPaths) covers(p field.Path) bool {
+	for _, x := range u {
+		if _, under := p.Rel(x); under {
+			return true
+		}
+		if _, under := x.Rel(p); under {
+			return true
+		}
+	}
+	return false
+}
+
+// decode fills out from an object value. Unknown leaves are decoded as null
+// (their fields stay at the zero value) and returned, so that callers skip
+// only the rules that depend on them. A value that does not fit its field is
+// a *decodeError naming the attribute.
+func decode(v tftypes.Value, out any) (unknownPaths, error) {
+	var unknown unknownPaths
+	x, err := toJSON(v, field.Path{}, &unknown)
+	if err != nil {
 		return nil, err
 	}
-	unknown = map[string]bool{}
-	for _, a := range attrs {
-		v, ok := fields[a]
-		if !ok {
-			return nil, fmt.Errorf("bridge: no attribute %q", a)
-		}
-		x, known, err := toJSON(v)
-		if err != nil {
-			return nil, &decodeError{Attr: a, Err: err}
-		}
-		if !known {
-			unknown[a] = true
-			continue
-		}
-		raw, err := json.Marshal(map[string]any{normalize(a): x})
-		if err != nil {
-			return nil, err
-		}
-		if err := json.NewDecoder(bytes.NewReader(raw)).Decode(out); err != nil {
-			return nil, &decodeError{Attr: a, Err: err}
-		}
+	raw, err := json.Marshal(x)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(out); err != nil {
+		return nil, newDecodeError(err)
 	}
 	return unknown, nil
 }
 
-// decodeError is a configured value the engine model cannot hold (a number
-// too large for its field, say).
+// decodeError is a configured value the model cannot hold (a number too large
+// for its field, say), or an attribute the model has no field for.
 type decodeError struct {
-	Attr string
-	Err  error
+	Attr string // dotted attribute path, e.g. policy.number_of_clusters
+	Err  string
 }
 
-func (e *decodeError) Error() string { return e.Attr + ": " + e.Err.Error() }
+func (e *decodeError) Error() string {
+	if e.Attr == "" {
+		return e.Err
+	}
+	return e.Attr + ": " + e.Err
+}
 
-// toJSON turns a Terraform value into plain JSON-able data.
-func toJSON(v tftypes.Value) (any, bool, error) {
+func newDecodeError(err error) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return &decodeError{Attr: attributeName(te.Field), Err: fmt.Sprintf("%s is out of range or of the wrong kind for this attribute (%s)", te.Value, kindOf(te.Type.Kind()))}
+	}
+	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		return &decodeError{Err: "the model has no field for attribute " + name + " (a bug in the provider's schema)"}
+	}
+	return &decodeError{Err: err.Error()}
+}
+
+// attributeName turns encoding/json's field path into the attribute path: it
+// names embedded Go structs too (NodePool.weight), and Terraform attribute
+// names are lower case, so a capitalised step is a Go type name.
+func attributeName(jsonField string) string {
+	var steps []string
+	for _, s := range strings.Split(jsonField, ".") {
+		if s != "" && strings.ToLower(s[:1]) == s[:1] {
+			steps = append(steps, s)
+		}
+	}
+	return strings.Join(steps, ".")
+}
+
+// kindOf describes what a field holds, in a practitioner's words.
+func kindOf(k reflect.Kind) string {
+	switch k {
+	case reflect.Int8, reflect.Uint8:
+		return "an 8-bit integer"
+	case reflect.Int16, reflect.Uint16:
+		return "a 16-bit integer"
+	case reflect.Int32, reflect.Uint32:
+		return "a 32-bit integer"
+	case reflect.Int, reflect.Int64, reflect.Uint, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	}
+	return "a " + k.String()
+}
+
+// toJSON turns a Terraform value into plain JSON-able data, recording
+// unknown values (as null) below at.
+func toJSON(v tftypes.Value, at field.Path, unknown *unknownPaths) (any, error) {
 	if !v.IsKnown() {
-		return nil, false, nil
+		*unknown = append(*unknown, at)
+		return nil, nil
 	}
 	if v.IsNull() {
-		return nil, true, nil
+		return nil, nil
 	}
 	t := v.Type()
 	switch {
 	case t.Is(tftypes.String):
 		var s string
-		return s, true, v.As(&s)
+		return s, v.As(&s)
 	case t.Is(tftypes.Bool):
 		var b bool
-		return b, true, v.As(&b)
+		return b, v.As(&b)
 	case t.Is(tftypes.Number):
 		var f big.Float
 		if err := v.As(&f); err != nil {
-			return nil, false, err
+			return nil, err
 		}
-		return json.Number(f.Text('f', -1)), true, nil
+		return json.Number(f.Text('f', -1)), nil
 	case t.Is(tftypes.Object{}), t.Is(tftypes.Map{}):
-		// Object attributes are compared by normalized name; map keys are data and stay verbatim.
-		key := normalize
+		step := at.Child
 		if t.Is(tftypes.Map{}) {
-			key = func(k string) string { return k }
+			step = at.Key
 		}
 		var m map[string]tftypes.Value
 		if err := v.As(&m); err != nil {
-			return nil, false, err
+			return nil, err
 		}
 		out := make(map[string]any, len(m))
 		for k, e := range m {
-			x, known, err := toJSON(e)
-			if err != nil || !known {
-				return nil, known, err
+			x, err := toJSON(e, step(k), unknown)
+			if err != nil {
+				return nil, err
 			}
-			out[key(k)] = x
+			out[k] = x
 		}
-		return out, true, nil
+		return out, nil
 	case t.Is(tftypes.List{}), t.Is(tftypes.Set{}), t.Is(tftypes.Tuple{}):
 		var l []tftypes.Value
 		if err := v.As(&l); err != nil {
-			return nil, false, err
+			return nil, err
 		}
 		out := make([]any, 0, len(l))
-		for _, e := range l {
-			x, known, err := toJSON(e)
-			if err != nil || !known {
-				return nil, known, err
+		for i, e := range l {
+			x, err := toJSON(e, at.Index(i), unknown)
+			if err != nil {
+				return nil, err
 			}
 			out = append(out, x)
 		}
-		return out, true, nil
+		return out, nil
 	}
-	return nil, false, fmt.Errorf("unsupported type %s", t)
+	return nil, fmt.Errorf("unsupported type %s", t)
 }
 
-// encode converts a Go value into a Terraform value of type typ. Object
-// attributes are matched to fields by normalized name; attributes without a
-// field, empty strings, and objects whose attributes are all null become null.
+// encode converts a model into a Terraform value of type typ. Empty strings
+// and objects whose attributes are all null become null (an unset strategy is
+// an absent object); a model field without an attribute is an error.
 func encode(v any, typ tftypes.Type) (tftypes.Value, error) {
 	raw, err := json.Marshal(v)
 	if err != nil {
@@ -176,14 +242,15 @@ func fromJSON(x any, typ tftypes.Type) (tftypes.Value, error) {
 		if !ok {
 			return tftypes.Value{}, fmt.Errorf("want an object, got %T", x)
 		}
-		byName := make(map[string]any, len(m))
-		for k, e := range m {
-			byName[normalize(k)] = e
+		for k := range m {
+			if _, ok := ot.AttributeTypes[k]; !ok {
+				return tftypes.Value{}, fmt.Errorf("model field %q has no attribute", k)
+			}
 		}
 		vals := make(map[string]tftypes.Value, len(ot.AttributeTypes))
 		empty := true
 		for name, at := range ot.AttributeTypes {
-			v, err := fromJSON(byName[normalize(name)], at)
+			v, err := fromJSON(m[name], at)
 			if err != nil {
 				return tftypes.Value{}, fmt.Errorf("%s: %w", name, err)
 			}

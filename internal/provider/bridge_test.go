@@ -3,23 +3,28 @@ package provider
 import (
 	"errors"
 	"reflect"
+	"sort"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
 )
 
 type bridgeInner struct {
-	MatchLabels map[string]string
-	Values      []string
+	MatchLabels map[string]string `json:"match_labels"`
+	Values      []string          `json:"values"`
 }
 
 type bridgeDoc struct {
-	Name             string
-	NumberOfClusters *int
-	Weight           int
-	Enabled          bool
-	Budgets          []bridgeInner
-	Other            *bridgeInner
+	Name             string        `json:"name"`
+	NumberOfClusters *int          `json:"number_of_clusters"`
+	Weight           int           `json:"weight"`
+	Enabled          bool          `json:"enabled"`
+	Budgets          []bridgeInner `json:"budgets"`
+	Other            *bridgeInner  `json:"other"`
+	ComputedOnly     string        `json:"computed_only"`
 }
 
 var bridgeType = tftypes.Object{AttributeTypes: map[string]tftypes.Type{
@@ -46,14 +51,13 @@ func TestBridgeRoundTrip(t *testing.T) {
 		{Name: "empty lists stay empty", Budgets: []bridgeInner{}, Other: &bridgeInner{Values: []string{}}},
 		{Name: "an all-null object is absent", Other: nil},
 	}
-	attrs := []string{"name", "number_of_clusters", "weight", "enabled", "budgets", "other"}
 	for _, c := range cases {
 		v, err := encode(c, bridgeType)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var back bridgeDoc
-		unknown, err := decodeAttrs(v, attrs, &back)
+		unknown, err := decode(v, &back)
 		if err != nil || len(unknown) > 0 {
 			t.Fatalf("%s: %v %v", c.Name, unknown, err)
 		}
@@ -63,23 +67,78 @@ func TestBridgeRoundTrip(t *testing.T) {
 	}
 }
 
-func TestBridgeUnknownAndNull(t *testing.T) {
-	obj := func(name tftypes.Value) tftypes.Value {
-		vals := map[string]tftypes.Value{}
-		for k, at := range bridgeType.AttributeTypes {
-			vals[k] = tftypes.NewValue(at, nil)
-		}
-		vals["name"] = name
-		vals["computed_only"] = tftypes.NewValue(tftypes.String, tftypes.UnknownValue)
-		return tftypes.NewValue(bridgeType, vals)
+// An unknown leaf is reported by its path and decoded as null; everything
+// beside it, even in the same object, is decoded.
+func TestBridgeUnknownLeaf(t *testing.T) {
+	unknownString := tftypes.NewValue(tftypes.String, tftypes.UnknownValue)
+	inner := bridgeType.AttributeTypes["other"].(tftypes.Object)
+	vals := map[string]tftypes.Value{}
+	for k, at := range bridgeType.AttributeTypes {
+		vals[k] = tftypes.NewValue(at, nil)
 	}
+	vals["name"] = tftypes.NewValue(tftypes.String, "x")
+	vals["other"] = tftypes.NewValue(inner, map[string]tftypes.Value{
+		"match_labels": tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, map[string]tftypes.Value{"a": unknownString, "b": tftypes.NewValue(tftypes.String, "2")}),
+		"values":       tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, []tftypes.Value{tftypes.NewValue(tftypes.String, "v"), unknownString}),
+	})
 	var d bridgeDoc
-	if unknown, err := decodeAttrs(obj(tftypes.NewValue(tftypes.String, tftypes.UnknownValue)), []string{"name", "weight"}, &d); !unknown["name"] || unknown["weight"] || err != nil {
-		t.Fatalf("unknown name: %v %v", unknown, err)
+	unknown, err := decode(tftypes.NewValue(bridgeType, vals), &d)
+	if err != nil {
+		t.Fatal(err)
 	}
-	// Unknown attributes that are not asked for do not matter.
-	if unknown, err := decodeAttrs(obj(tftypes.NewValue(tftypes.String, "x")), []string{"name", "budgets"}, &d); len(unknown) > 0 || err != nil || d.Name != "x" || d.Budgets != nil {
-		t.Fatalf("got %v %v %#v", unknown, err, d)
+	var got []string
+	for _, u := range unknown {
+		got = append(got, u.String())
+	}
+	sort.Strings(got)
+	if want := []string{`other.match_labels["a"]`, "other.values[1]"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("unknown paths %v, want %v", got, want)
+	}
+	if d.Name != "x" || d.Other == nil || d.Other.MatchLabels["b"] != "2" || d.Other.Values[0] != "v" {
+		t.Fatalf("known values beside the unknown ones must decode: %#v", d)
+	}
+	for p, want := range map[string]bool{
+		"other.values[1]": true, "other.values": true, "other": true, // the unknown leaf, and rules judging its parents
+		"other.values[0]": false, "name": false, `other.match_labels["b"]`: false,
+	} {
+		fp := field.Root("other")
+		switch p {
+		case "other.values[1]":
+			fp = fp.Child("values").Index(1)
+		case "other.values":
+			fp = fp.Child("values")
+		case "other.values[0]":
+			fp = fp.Child("values").Index(0)
+		case "name":
+			fp = field.Root("name")
+		case `other.match_labels["b"]`:
+			fp = fp.Child("match_labels").Key("b")
+		}
+		if unknown.covers(fp) != want {
+			t.Errorf("covers(%s) = %v, want %v", p, !want, want)
+		}
+	}
+}
+
+// The bridge is strict: an attribute without a field, or a field without an
+// attribute, is an error rather than a value silently dropped.
+func TestBridgeIsStrict(t *testing.T) {
+	typ := tftypes.Object{AttributeTypes: map[string]tftypes.Type{"name": tftypes.String, "extra": tftypes.String}}
+	v := tftypes.NewValue(typ, map[string]tftypes.Value{"name": tftypes.NewValue(tftypes.String, "a"), "extra": tftypes.NewValue(tftypes.String, "b")})
+	var out struct {
+		Name string `json:"name"`
+	}
+	if _, err := decode(v, &out); err == nil || !strings.Contains(err.Error(), `"extra"`) {
+		t.Fatalf("decoding an attribute without a field: %v", err)
+	}
+	var more struct {
+		Name  string `json:"name"`
+		Extra string `json:"extra"`
+		Other string `json:"other"`
+	}
+	more.Other = "x"
+	if _, err := encode(more, typ); err == nil || !strings.Contains(err.Error(), `"other"`) {
+		t.Fatalf("encoding a field without an attribute: %v", err)
 	}
 	v, err := encode(bridgeDoc{}, bridgeType)
 	if err != nil {
@@ -88,18 +147,23 @@ func TestBridgeUnknownAndNull(t *testing.T) {
 	var fields map[string]tftypes.Value
 	_ = v.As(&fields)
 	if !fields["name"].IsNull() || !fields["computed_only"].IsNull() || !fields["other"].IsNull() {
-		t.Fatalf("empty strings, missing fields and nil pointers must be null: %v", fields)
+		t.Fatalf("empty strings and nil pointers must be null: %v", fields)
 	}
 }
 
 // A value that does not fit its field names the attribute.
 func TestBridgeDecodeErrorNamesTheAttribute(t *testing.T) {
-	typ := tftypes.Object{AttributeTypes: map[string]tftypes.Type{"weight": tftypes.Number}}
-	v := tftypes.NewValue(typ, map[string]tftypes.Value{"weight": tftypes.NewValue(tftypes.Number, 3000000000)})
-	var out struct{ Weight *int32 }
-	_, err := decodeAttrs(v, []string{"weight"}, &out)
+	typ := tftypes.Object{AttributeTypes: map[string]tftypes.Type{"policy": tftypes.Object{AttributeTypes: map[string]tftypes.Type{"weight": tftypes.Number}}}}
+	v := tftypes.NewValue(typ, map[string]tftypes.Value{"policy": tftypes.NewValue(typ.AttributeTypes["policy"],
+		map[string]tftypes.Value{"weight": tftypes.NewValue(tftypes.Number, 3000000000)})})
+	var out struct {
+		Policy struct {
+			Weight *int32 `json:"weight"`
+		} `json:"policy"`
+	}
+	_, err := decode(v, &out)
 	var de *decodeError
-	if !errors.As(err, &de) || de.Attr != "weight" {
+	if !errors.As(err, &de) || de.Attr != "policy.weight" {
 		t.Fatalf("got %v", err)
 	}
 }

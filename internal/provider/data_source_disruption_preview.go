@@ -9,6 +9,7 @@ import (
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
@@ -28,13 +29,18 @@ type disruptionPreviewDataSource struct {
 	hubClient
 }
 
-type disruptionPreviewInput struct {
-	Budgets    []nodepool.Budget
-	Nodes      int
-	Disrupting int
-	From       string
-	Span       string
+// disruptionPreviewModel is the data source's whole state.
+type disruptionPreviewModel struct {
+	Budgets    []nodepool.Budget `json:"budgets"`
+	Nodes      int               `json:"nodes"`
+	Disrupting int               `json:"disrupting"`
+	From       string            `json:"from"`
+	Span       string            `json:"span"`
+	disruptionPreviewDoc
+	Warnings []string `json:"warnings"`
 }
+
+func (disruptionPreviewDataSource) model() any { return &disruptionPreviewModel{} }
 
 // maxPreviewSpan bounds the time range of a disruption preview.
 const maxPreviewSpan = 31 * 24 * time.Hour
@@ -49,13 +55,17 @@ func (d *disruptionPreviewDataSource) Configure(_ context.Context, req datasourc
 
 func (d *disruptionPreviewDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	attrs := dataSourceAttrs(disruptionPreviewAttrs())
-	attrs["budgets"] = budgetsAttr("The budgets to evaluate, as in `aks_nap_nodepool`'s `disruption.budgets`. Unset means Karpenter's default " +
-		"(one `10%` budget); an empty list means no budget (unlimited).").dataSource()
-	attrs["nodes"] = required(kInt, "Nodes in the pool (percentages are of this, rounded up).").dataSource()
-	attrs["disrupting"] = optional(kInt, "Nodes already disrupting (not Ready or being deleted); they use up the allowance. Default 0.").dataSource()
-	attrs["from"] = optional(kString, "Start of the time range (RFC 3339); default the hub's current time. `allowed_now` is evaluated at this instant.").dataSource()
-	attrs["span"] = optional(kString, "Length of the timeline, a Go duration such as `168h` (the default) or `24h`; at most 744h.").dataSource()
-	attrs["warnings"] = computed(kStringList, "What the budgets do that their author may not expect (never active, always active, blocking forever, unlimited gaps).").dataSource()
+	attrs["budgets"] = dataSourceAttr(budgetsAttr("The budgets to evaluate, as in `aks_nap_nodepool`'s `disruption.budgets`. Unset " +
+		"means Karpenter's default (one `10%` budget); an empty list means no budget (unlimited)."))
+	attrs["nodes"] = dschema.Int64Attribute{Required: true, MarkdownDescription: "Nodes in the pool (percentages are of this, rounded up)."}
+	attrs["disrupting"] = dschema.Int64Attribute{Optional: true,
+		MarkdownDescription: "Nodes already disrupting (not Ready or being deleted); they use up the allowance. Default 0."}
+	attrs["from"] = dschema.StringAttribute{Optional: true, MarkdownDescription: "Start of the time range (RFC 3339); default the " +
+		"hub's current time. `allowed_now` is evaluated at this instant."}
+	attrs["span"] = dschema.StringAttribute{Optional: true,
+		MarkdownDescription: "Length of the timeline, a Go duration such as `168h` (the default) or `24h`; at most 744h."}
+	attrs["warnings"] = dschema.ListAttribute{ElementType: types.StringType, Computed: true, MarkdownDescription: "What the budgets " +
+		"do that their author may not expect (never active, always active, blocking forever, unlimited gaps)."}
 	resp.Schema = dschema.Schema{
 		MarkdownDescription: "Evaluates Karpenter NodePool disruption budgets exactly as Karpenter does — per reason, percentages rounded up, " +
 			"the minimum over the active budgets, schedules in UTC — for a given number of nodes: how many nodes may be disrupted now, " +
@@ -64,28 +74,24 @@ func (d *disruptionPreviewDataSource) Schema(_ context.Context, _ datasource.Sch
 	}
 }
 
-var disruptionPreviewInputs = []string{"budgets", "nodes", "disrupting", "from", "span"}
-
 // input decodes and validates the configuration; ok is false when it is not
 // known yet or invalid.
-func (d *disruptionPreviewDataSource) input(raw tftypes.Value, diags *diag.Diagnostics) (in disruptionPreviewInput, from time.Time, span time.Duration, ok bool) {
-	unknown, err := decodeAttrs(raw, disruptionPreviewInputs, &in)
-	if err != nil {
-		addDecodeError(diags, err)
+func (d *disruptionPreviewDataSource) input(raw tftypes.Value, diags *diag.Diagnostics) (in disruptionPreviewModel, from time.Time, span time.Duration, ok bool) {
+	unknown, ok := readValue(raw, &in, diags)
+	if !ok {
 		return in, from, span, false
 	}
-	if len(unknown) > 0 {
-		return in, from, span, false // read once known
+	errs := nodepool.ValidateBudgets(in.Budgets)
+	for i, e := range errs {
+		errs[i].Path, _ = e.Path.Rel(field.Root("disruption")) // the budgets are top-level here
 	}
-	for _, e := range nodepool.ValidateBudgets(in.Budgets) {
-		rel, _ := e.Path.Rel(field.Root("disruption"))
-		e.Path = rel
-		addFieldErrors(diags, path.Empty(), "Invalid disruption budget", field.Errors{e})
-	}
-	if in.Nodes < 0 || in.Disrupting < 0 || in.Disrupting > in.Nodes {
+	reportErrors(diags, "Invalid disruption budget", errs, unknown)
+	if !unknown.covers(field.Root("nodes")) && !unknown.covers(field.Root("disrupting")) &&
+		(in.Nodes < 0 || in.Disrupting < 0 || in.Disrupting > in.Nodes) {
 		diags.AddAttributeError(path.Root("disrupting"), "Invalid node counts",
 			fmt.Sprintf("nodes (%d) and disrupting (%d) must not be negative, and disrupting cannot exceed nodes.", in.Nodes, in.Disrupting))
 	}
+	var err error
 	if in.From != "" {
 		if from, err = time.Parse(time.RFC3339, in.From); err != nil {
 			diags.AddAttributeError(path.Root("from"), "Invalid time", fmt.Sprintf("from: %q is not an RFC 3339 time such as 2026-11-23T08:00:00Z.", in.From))
@@ -98,7 +104,7 @@ func (d *disruptionPreviewDataSource) input(raw tftypes.Value, diags *diag.Diagn
 			diags.AddAttributeError(path.Root("span"), "Invalid span", fmt.Sprintf("span: %q must be a positive Go duration of at most 744h, e.g. 168h.", in.Span))
 		}
 	}
-	return in, from.UTC(), span, !diags.HasError()
+	return in, from.UTC(), span, len(unknown) == 0 && !diags.HasError()
 }
 
 func (d *disruptionPreviewDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
@@ -115,14 +121,14 @@ func (d *disruptionPreviewDataSource) Read(ctx context.Context, req datasource.R
 	}
 	np := nodepool.NodePool{Disruption: nodepool.Disruption{Budgets: in.Budgets}}
 	budgets := nodepool.WithDefaults(np).Disruption.Budgets
-	warnings := []string{}
+	in.Warnings = []string{}
 	for _, w := range nodepool.Warnings(np) {
 		rel, _ := w.Path.Rel(field.Root("disruption"))
-		warnings = append(warnings, rel.String()+": "+w.Message)
+		in.Warnings = append(in.Warnings, rel.String()+": "+w.Message)
 	}
 	resp.State.Raw = req.Config.Raw
 	doc := newDisruptionPreviewDoc(budgets, in.Nodes, in.Disrupting, from, span)
 	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("allowed_now"), doc.AllowedNow, &resp.Diagnostics)
 	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("timeline"), doc.Timeline, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("warnings"), warnings)...)
+	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("warnings"), in.Warnings, &resp.Diagnostics)
 }

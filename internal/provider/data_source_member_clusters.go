@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"k8s.io/apimachinery/pkg/api/resource"
 
+	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/selector"
 )
@@ -28,95 +29,98 @@ type memberClustersDataSource struct {
 	hubClient
 }
 
+// memberClustersModel is the data source's whole state.
 type memberClustersModel struct {
-	LabelSelector    types.Object   `tfsdk:"label_selector"`
-	PropertySelector types.Object   `tfsdk:"property_selector"`
-	EligibleOnly     types.Bool     `tfsdk:"eligible_only"`
-	Names            []string       `tfsdk:"names"`
-	Clusters         []clusterModel `tfsdk:"clusters"`
+	LabelSelector    *selector.LabelSelector    `json:"label_selector"`
+	PropertySelector *selector.PropertySelector `json:"property_selector"`
+	EligibleOnly     bool                       `json:"eligible_only"`
+	Names            []string                   `json:"names"`
+	Clusters         []clusterModel             `json:"clusters"`
 }
 
+func (memberClustersDataSource) model() any { return &memberClustersModel{} }
+
 type clusterModel struct {
-	Name              string                  `tfsdk:"name"`
-	Region            string                  `tfsdk:"region"`
-	ResourceGroup     string                  `tfsdk:"resource_group"`
-	SubscriptionID    string                  `tfsdk:"subscription_id"`
-	ResourceID        string                  `tfsdk:"resource_id"`
-	Group             *string                 `tfsdk:"group"`
-	Labels            map[string]string       `tfsdk:"labels"`
-	Taints            []taintModel            `tfsdk:"taints"`
-	Eligible          bool                    `tfsdk:"eligible"`
-	IneligibleReason  *string                 `tfsdk:"ineligible_reason"`
-	Agent             agentModel              `tfsdk:"agent"`
-	Properties        map[string]string       `tfsdk:"properties"`
-	ResourceUsage     resourceUsageModel      `tfsdk:"resource_usage"`
-	KubernetesVersion string                  `tfsdk:"kubernetes_version"`
-	NodePools         []nodePoolModel         `tfsdk:"node_pools"`
-	MaintenanceWindow *maintenanceWindowModel `tfsdk:"maintenance_window"`
-	NAPNodes          []napNodeModel          `tfsdk:"nap_nodes"`
+	Name              string                  `json:"name"`
+	Region            string                  `json:"region"`
+	ResourceGroup     string                  `json:"resource_group"`
+	SubscriptionID    string                  `json:"subscription_id"`
+	ResourceID        string                  `json:"resource_id"`
+	Group             *string                 `json:"group"`
+	Labels            map[string]string       `json:"labels"`
+	Taints            []taintModel            `json:"taints"`
+	Eligible          bool                    `json:"eligible"`
+	IneligibleReason  *string                 `json:"ineligible_reason"`
+	Agent             agentModel              `json:"agent"`
+	Properties        map[string]string       `json:"properties"`
+	ResourceUsage     resourceUsageModel      `json:"resource_usage"`
+	KubernetesVersion string                  `json:"kubernetes_version"`
+	NodePools         []clusterNodePoolModel  `json:"node_pools"`
+	MaintenanceWindow *maintenanceWindowModel `json:"maintenance_window"`
+	NAPNodes          []napNodeModel          `json:"nap_nodes"`
 }
 
 type taintModel struct {
-	Key    string `tfsdk:"key"`
-	Value  string `tfsdk:"value"`
-	Effect string `tfsdk:"effect"`
+	Key    string `json:"key"`
+	Value  string `json:"value"`
+	Effect string `json:"effect"`
 }
 
 type agentModel struct {
-	Present       bool    `tfsdk:"present"`
-	Joined        bool    `tfsdk:"joined"`
-	Healthy       string  `tfsdk:"healthy"`
-	HealthSince   *string `tfsdk:"health_since"`
-	LastHeartbeat *string `tfsdk:"last_heartbeat"`
-	Leaving       bool    `tfsdk:"leaving"`
+	Present       bool    `json:"present"`
+	Joined        bool    `json:"joined"`
+	Healthy       string  `json:"healthy"`
+	HealthSince   *string `json:"health_since"`
+	LastHeartbeat *string `json:"last_heartbeat"`
+	Leaving       bool    `json:"leaving"`
 }
 
 type resourceUsageModel struct {
-	Capacity    map[string]string `tfsdk:"capacity"`
-	Allocatable map[string]string `tfsdk:"allocatable"`
-	Available   map[string]string `tfsdk:"available"`
+	Capacity    map[string]string `json:"capacity"`
+	Allocatable map[string]string `json:"allocatable"`
+	Available   map[string]string `json:"available"`
 }
 
-type nodePoolModel struct {
-	Name             string `tfsdk:"name"`
-	VMSize           string `tfsdk:"vm_size"`
-	NodeCount        int64  `tfsdk:"node_count"`
-	NodeImageFamily  string `tfsdk:"node_image_family"`
-	NodeImageVersion string `tfsdk:"node_image_version"`
+type clusterNodePoolModel struct {
+	Name             string `json:"name"`
+	VMSize           string `json:"vm_size"`
+	NodeCount        int64  `json:"node_count"`
+	NodeImageFamily  string `json:"node_image_family"`
+	NodeImageVersion string `json:"node_image_version"`
 }
 
 type maintenanceWindowModel struct {
-	Schedule        scheduleModel   `tfsdk:"schedule"`
-	StartTime       string          `tfsdk:"start_time"`
-	UTCOffset       string          `tfsdk:"utc_offset"`
-	DurationHours   int64           `tfsdk:"duration_hours"`
-	StartDate       *string         `tfsdk:"start_date"`
-	NotAllowedDates []dateSpanModel `tfsdk:"not_allowed_dates"`
+	Schedule        scheduleModel   `json:"schedule"`
+	StartTime       string          `json:"start_time"`
+	UTCOffset       string          `json:"utc_offset"`
+	DurationHours   int64           `json:"duration_hours"`
+	StartDate       *string         `json:"start_date"`
+	NotAllowedDates []dateSpanModel `json:"not_allowed_dates"`
 }
 
 type scheduleModel struct {
-	Type           string  `tfsdk:"type"`
-	IntervalDays   *int64  `tfsdk:"interval_days"`
-	IntervalWeeks  *int64  `tfsdk:"interval_weeks"`
-	IntervalMonths *int64  `tfsdk:"interval_months"`
-	DayOfWeek      *string `tfsdk:"day_of_week"`
-	DayOfMonth     *int64  `tfsdk:"day_of_month"`
-	WeekIndex      *string `tfsdk:"week_index"`
+	Type           string  `json:"type"`
+	IntervalDays   *int64  `json:"interval_days"`
+	IntervalWeeks  *int64  `json:"interval_weeks"`
+	IntervalMonths *int64  `json:"interval_months"`
+	DayOfWeek      *string `json:"day_of_week"`
+	DayOfMonth     *int64  `json:"day_of_month"`
+	WeekIndex      *string `json:"week_index"`
 }
 
 type dateSpanModel struct {
-	Start string `tfsdk:"start"`
-	End   string `tfsdk:"end"`
+	Start string `json:"start"`
+	End   string `json:"end"`
 }
 
 type napNodeModel struct {
-	Name              string            `tfsdk:"name"`
-	NodePool          string            `tfsdk:"nodepool"`
-	Labels            map[string]string `tfsdk:"labels"`
-	CreatedAt         string            `tfsdk:"created_at"`
-	Ready             bool              `tfsdk:"ready"`
-	MarkedForDeletion bool              `tfsdk:"marked_for_deletion"`
-	DoNotDisrupt      bool              `tfsdk:"do_not_disrupt"`
+	Name              string            `json:"name"`
+	NodePool          string            `json:"nodepool"`
+	Labels            map[string]string `json:"labels"`
+	CreatedAt         string            `json:"created_at"`
+	Ready             bool              `json:"ready"`
+	MarkedForDeletion bool              `json:"marked_for_deletion"`
+	DoNotDisrupt      bool              `json:"do_not_disrupt"`
 }
 
 func (d *memberClustersDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -151,8 +155,8 @@ func (d *memberClustersDataSource) Schema(_ context.Context, _ datasource.Schema
 			"properties, resource usage, versions, node pools, maintenance window, NAP nodes and scheduling eligibility — " +
 			"optionally filtered the way a placement's required affinity would filter them. Sorted by name.",
 		Attributes: map[string]schema.Attribute{
-			"label_selector":    labelSelectorAttr(mOptional, "Only clusters whose labels match.").dataSource(),
-			"property_selector": propertySelectorAttr(mOptional, "Only clusters whose properties match.").dataSource(),
+			"label_selector":    dataSourceAttr(labelSelectorAttr("Only clusters whose labels match.")),
+			"property_selector": dataSourceAttr(propertySelectorAttr("Only clusters whose properties match.")),
 			"eligible_only": schema.BoolAttribute{Optional: true, MarkdownDescription: "Only clusters the Fleet scheduler considers " +
 				"eligible (joined, healthy, heartbeat within 5 minutes, not leaving). Default `false`."},
 			"names": schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Names of the matching clusters, sorted."},
@@ -219,30 +223,32 @@ func (d *memberClustersDataSource) Schema(_ context.Context, _ datasource.Schema
 	}
 }
 
-// memberClustersFilter is the data source's input, decoded through the bridge.
-type memberClustersFilter struct {
-	LabelSelector    *selector.LabelSelector
-	PropertySelector *selector.PropertySelector
-	EligibleOnly     bool
-}
-
-// filter decodes and validates the configured filter; ok is false when it
-// is not known yet or invalid (diagnostics say why).
+// memberClustersFilterFrom decodes and validates the configured filter; ok
+// is false when it is not known yet or invalid (diagnostics say why).
 func memberClustersFilterFrom(raw tftypes.Value, diags *diag.Diagnostics) (selector.ClusterFilter, bool) {
-	var in memberClustersFilter
-	unknown, err := decodeAttrs(raw, []string{"label_selector", "property_selector", "eligible_only"}, &in)
-	if err != nil {
-		addDecodeError(diags, err)
+	var in memberClustersModel
+	unknown, ok := readValue(raw, &in, diags)
+	if !ok {
 		return selector.ClusterFilter{}, false
 	}
-	if in.LabelSelector != nil && !unknown["label_selector"] {
-		addFieldErrors(diags, path.Root("label_selector"), "Invalid label selector", in.LabelSelector.Validate())
+	var errs field.Errors
+	if in.LabelSelector != nil {
+		errs = append(errs, prefixed(field.Root("label_selector"), in.LabelSelector.Validate())...)
 	}
-	if in.PropertySelector != nil && !unknown["property_selector"] {
-		addFieldErrors(diags, path.Root("property_selector"), "Invalid property selector", in.PropertySelector.Validate())
+	if in.PropertySelector != nil {
+		errs = append(errs, prefixed(field.Root("property_selector"), in.PropertySelector.Validate())...)
 	}
-	ok := len(unknown) == 0 && !diags.HasError()
+	reportErrors(diags, "Invalid cluster filter", errs, unknown)
+	ok = len(unknown) == 0 && !diags.HasError()
 	return selector.ClusterFilter{Labels: in.LabelSelector, Properties: in.PropertySelector, EligibleOnly: in.EligibleOnly}, ok
+}
+
+// prefixed moves errors reported relative to a selector under its attribute.
+func prefixed(base field.Path, errs field.Errors) field.Errors {
+	for i := range errs {
+		errs[i].Path = base.Concat(errs[i].Path)
+	}
+	return errs
 }
 
 func (d *memberClustersDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
@@ -250,8 +256,6 @@ func (d *memberClustersDataSource) ValidateConfig(ctx context.Context, req datas
 }
 
 func (d *memberClustersDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m memberClustersModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
 	filter, ok := memberClustersFilterFrom(req.Config.Raw, &resp.Diagnostics)
 	if !ok || resp.Diagnostics.HasError() {
 		return
@@ -267,13 +271,15 @@ func (d *memberClustersDataSource) Read(ctx context.Context, req datasource.Read
 		resp.Diagnostics.AddAttributeError(path.Root("property_selector"), "Cannot evaluate the property selector", err.Error())
 		return
 	}
-	m.Names = make([]string, 0, len(matches))
-	m.Clusters = make([]clusterModel, 0, len(matches))
+	names := make([]string, 0, len(matches))
+	clusters := make([]clusterModel, 0, len(matches))
 	for _, c := range matches {
-		m.Names = append(m.Names, c.Cluster.Name)
-		m.Clusters = append(m.Clusters, clusterFrom(c.Cluster, c.Eligibility))
+		names = append(names, c.Cluster.Name)
+		clusters = append(clusters, clusterFrom(c.Cluster, c.Eligibility))
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	resp.State.Raw = req.Config.Raw
+	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("names"), names, &resp.Diagnostics)
+	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("clusters"), clusters, &resp.Diagnostics)
 }
 
 func clusterFrom(c *fleet.Cluster, e fleet.Eligibility) clusterModel {
@@ -290,7 +296,7 @@ func clusterFrom(c *fleet.Cluster, e fleet.Eligibility) clusterModel {
 		IneligibleReason:  optString(e.Reason),
 		Properties:        nonNilMap(c.Properties),
 		KubernetesVersion: c.KubernetesVersion,
-		NodePools:         []nodePoolModel{},
+		NodePools:         []clusterNodePoolModel{},
 		NAPNodes:          []napNodeModel{},
 		Agent: agentModel{
 			Present: c.Agent.Present, Joined: c.Agent.Joined, Healthy: c.Agent.Healthy, Leaving: c.Agent.Leaving,
@@ -307,7 +313,7 @@ func clusterFrom(c *fleet.Cluster, e fleet.Eligibility) clusterModel {
 		out.Taints = append(out.Taints, taintModel(t))
 	}
 	for _, np := range c.NodePools {
-		out.NodePools = append(out.NodePools, nodePoolModel{Name: np.Name, VMSize: np.VMSize, NodeCount: int64(np.NodeCount), NodeImageFamily: np.NodeImageFamily, NodeImageVersion: np.NodeImageVersion})
+		out.NodePools = append(out.NodePools, clusterNodePoolModel{Name: np.Name, VMSize: np.VMSize, NodeCount: int64(np.NodeCount), NodeImageFamily: np.NodeImageFamily, NodeImageVersion: np.NodeImageVersion})
 	}
 	if w := c.MaintenanceWindow; w != nil {
 		mw := &maintenanceWindowModel{StartTime: w.StartTime, UTCOffset: w.UTCOffset, DurationHours: int64(w.DurationHours), StartDate: optString(w.StartDate), NotAllowedDates: []dateSpanModel{}}

@@ -3,9 +3,12 @@ package provider
 import (
 	"context"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
 )
@@ -23,14 +26,17 @@ type placementPreviewDataSource struct {
 	hubClient
 }
 
-type placementPreviewInput struct {
-	Policy       placement.Policy
-	Strategy     placement.Strategy
-	HeldClusters []string
-	PreviewLimit *int
+// placementPreviewModel is the data source's whole state.
+type placementPreviewModel struct {
+	Policy       placement.Policy   `json:"policy"`
+	Strategy     placement.Strategy `json:"strategy"`
+	HeldClusters []string           `json:"held_clusters"`
+	PreviewLimit *int               `json:"preview_limit"`
+	Preview      *previewDoc        `json:"preview"`
+	Warnings     []string           `json:"warnings"`
 }
 
-var placementPreviewInputs = []string{"policy", "strategy", "held_clusters", "preview_limit"}
+func (placementPreviewDataSource) model() any { return &placementPreviewModel{} }
 
 func (d *placementPreviewDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_fleet_placement_preview"
@@ -41,40 +47,41 @@ func (d *placementPreviewDataSource) Configure(_ context.Context, req datasource
 }
 
 func (d *placementPreviewDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	spec := placementSpecAttrs(mRequired)
+	spec := dataSourceAttrs(placementSpecAttrs())
 	resp.Schema = dschema.Schema{
 		MarkdownDescription: "Runs the Fleet scheduler on a placement policy against the current fleet without placing anything: " +
 			"which clusters it would pick, with their scores, and why the others are left out. The same engine as " +
 			"`aks_fleet_placement`'s preview; use it to check a policy from a module, or to compare policies.",
 		Attributes: map[string]dschema.Attribute{
-			"policy":   spec["policy"].dataSource(),
-			"strategy": spec["strategy"].dataSource(),
-			"held_clusters": optional(kStringList, "Clusters the placement would already hold (sticky scheduling keeps them); "+
-				"default none, as for a new placement.").dataSource(),
-			"preview_limit": optional(kInt, "How many left-out clusters to list (default 20).").dataSource(),
-			"preview":       placementPreviewAttr("What the scheduler decides.").dataSource(),
-			"warnings":      computed(kStringList, "What the plan would warn about: unfulfilled PickN, PickFixed names not found or not eligible, sorters or selectors on properties no cluster has, required affinity that matches nothing.").dataSource(),
+			"policy":   requiredIn(spec["policy"]),
+			"strategy": spec["strategy"],
+			"held_clusters": dschema.ListAttribute{ElementType: types.StringType, Optional: true, MarkdownDescription: "Clusters the " +
+				"placement would already hold (sticky scheduling keeps them); default none, as for a new placement."},
+			"preview_limit": dschema.Int64Attribute{Optional: true, MarkdownDescription: "How many left-out clusters to list (default 20).",
+				Validators: []validator.Int64{int64validator.Between(1, 10000)}},
+			"preview": dataSourceAttr(placementPreviewAttr("What the scheduler decides.")),
+			"warnings": dschema.ListAttribute{ElementType: types.StringType, Computed: true, MarkdownDescription: "What the plan would " +
+				"warn about: unfulfilled PickN, PickFixed names not found or not eligible, sorters or selectors on properties no " +
+				"cluster has, required affinity that matches nothing."},
 		},
 	}
 }
 
 func (d *placementPreviewDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
-	var in placementPreviewInput
-	unknown, err := decodeAttrs(req.Config.Raw, placementPreviewInputs, &in)
-	if err != nil {
-		addDecodeError(&resp.Diagnostics, err)
+	var m placementPreviewModel
+	unknown, ok := readValue(req.Config.Raw, &m, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	addFieldErrors(&resp.Diagnostics, path.Empty(), "Invalid placement policy", knownOnly(placement.ValidatePolicy(in.Policy, in.Strategy), unknown))
+	reportErrors(&resp.Diagnostics, "Invalid placement policy", placement.ValidatePolicy(m.Policy, m.Strategy), unknown)
 }
 
 func (d *placementPreviewDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var in placementPreviewInput
-	if _, err := decodeAttrs(req.Config.Raw, placementPreviewInputs, &in); err != nil {
-		addDecodeError(&resp.Diagnostics, err)
+	var m placementPreviewModel
+	if _, ok := readValue(req.Config.Raw, &m, &resp.Diagnostics); !ok {
 		return
 	}
-	addFieldErrors(&resp.Diagnostics, path.Empty(), "Invalid placement policy", placement.ValidatePolicy(in.Policy, in.Strategy))
+	addFieldErrors(&resp.Diagnostics, path.Empty(), "Invalid placement policy", placement.ValidatePolicy(m.Policy, m.Strategy))
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -84,21 +91,22 @@ func (d *placementPreviewDataSource) Read(ctx context.Context, req datasource.Re
 		return
 	}
 	now := d.hub.Now()
-	spec := placement.Spec{Policy: in.Policy, Strategy: in.Strategy}
-	res, err := placement.Schedule(spec, f, in.HeldClusters, now, placement.ScheduleOptions{})
+	spec := placement.Spec{Policy: m.Policy, Strategy: m.Strategy}
+	res, err := placement.Schedule(spec, f, m.HeldClusters, now, placement.ScheduleOptions{})
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("policy"), "Cannot schedule the placement", err.Error())
 		return
 	}
 	limit := placement.DefaultPreviewLimit
-	if in.PreviewLimit != nil {
-		limit = *in.PreviewLimit
+	if m.PreviewLimit != nil {
+		limit = *m.PreviewLimit
 	}
-	warnings := []string{}
+	m.Warnings = []string{}
 	for _, w := range placement.Warnings(spec, f, res, now) {
-		warnings = append(warnings, w.Path.String()+": "+w.Message)
+		m.Warnings = append(m.Warnings, w.Path.String()+": "+w.Message)
 	}
 	resp.State.Raw = req.Config.Raw
-	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("preview"), newPreviewDoc(spec, res, limit), &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("warnings"), warnings)...)
+	pv := newPreviewDoc(spec, res, limit)
+	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("preview"), pv, &resp.Diagnostics)
+	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("warnings"), m.Warnings, &resp.Diagnostics)
 }

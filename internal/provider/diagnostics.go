@@ -2,6 +2,7 @@ package provider
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -44,28 +45,27 @@ func addFieldErrors(diags *diag.Diagnostics, base path.Path, summary string, err
 }
 
 // addDecodeError reports a failure to read the configuration, on the
-// attribute it concerns when known.
+// top-level attribute it concerns when known (the detail names the full path).
 func addDecodeError(diags *diag.Diagnostics, err error) {
 	var de *decodeError
-	if errors.As(err, &de) {
-		diags.AddAttributeError(path.Root(de.Attr), "Invalid value", de.Attr+": "+de.Err.Error())
+	if errors.As(err, &de) && de.Attr != "" {
+		root, _, _ := strings.Cut(de.Attr, ".")
+		diags.AddAttributeError(path.Root(root), "Invalid value", de.Error())
 		return
 	}
 	diags.AddError("Cannot read the configuration", err.Error())
 }
 
-// knownOnly drops the errors about attributes that are not known yet: they
-// are validated again once known (at apply).
-func knownOnly(errs field.Errors, unknown map[string]bool) field.Errors {
-	if len(unknown) == 0 {
-		return errs
+// firstWords shortens a message for a diagnostic summary.
+func firstWords(s string) string {
+	const max = 60
+	if len(s) <= max {
+		return s
 	}
-	var out field.Errors
-	for _, e := range errs {
-		if steps := e.Path.Steps(); len(steps) > 0 && unknown[steps[0].Name] {
-			continue
+	for i := max; i > 0; i-- {
+		if s[i] == ' ' {
+			return s[:i] + " …"
 		}
-		out = append(out, e)
 	}
-	return out
+	return s[:max] + " …"
 }

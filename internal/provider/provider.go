@@ -5,11 +5,7 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
-	"strconv"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -20,7 +16,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/mock"
@@ -44,18 +39,22 @@ func New(version string) func() provider.Provider {
 
 type aksProvider struct {
 	version string
+	// newHub builds the hub the configuration asks for (tests wrap it).
+	newHub hubFactory
 }
 
+// providerModel is the provider configuration. Exactly one hub block is
+// used; without any, the mock hub with its built-in sample fleet.
 type providerModel struct {
-	Mock *mockModel `tfsdk:"mock"`
+	Mock *mockModel `json:"mock"`
 }
 
 type mockModel struct {
-	FleetFile  types.String  `tfsdk:"fleet_file"`
-	StatePath  types.String  `tfsdk:"state_path"`
-	Clock      types.String  `tfsdk:"clock"`
-	ClockTime  types.String  `tfsdk:"clock_time"`
-	ClockScale types.Float64 `tfsdk:"clock_scale"`
+	FleetFile  string   `json:"fleet_file"`
+	StatePath  string   `json:"state_path"`
+	Clock      string   `json:"clock"`
+	ClockTime  string   `json:"clock_time"`
+	ClockScale *float64 `json:"clock_scale"`
 }
 
 // providerData is what Configure hands to resources and data sources.
@@ -114,73 +113,29 @@ func (p *aksProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 
 func (p *aksProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
 	var cfg providerModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	if resp.Diagnostics.HasError() {
+	unknown, ok := readValue(req.Config.Raw, &cfg, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	m := cfg.Mock
-	if m == nil {
-		m = &mockModel{}
-	}
-	for name, v := range map[string]interface{ IsUnknown() bool }{"fleet_file": m.FleetFile, "state_path": m.StatePath, "clock": m.Clock, "clock_time": m.ClockTime, "clock_scale": m.ClockScale} {
-		if v.IsUnknown() {
-			resp.Diagnostics.AddAttributeError(path.Root("mock").AtName(name), "Unknown provider configuration",
-				"mock."+name+" depends on a value that is only known after apply. Configure the provider with values known at plan time.")
-		}
+	for _, u := range unknown {
+		resp.Diagnostics.AddAttributeError(attributePath(path.Empty(), u), "Unknown provider configuration",
+			u.String()+" depends on a value that is only known after apply. Configure the provider with values known at plan time.")
 	}
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	mc := mock.Config{
-		FleetFile: stringOr(m.FleetFile, os.Getenv(EnvFleetFile)),
-		StatePath: stringOr(m.StatePath, os.Getenv(EnvStatePath)),
-		Clock:     mock.ClockConfig{Mode: stringOr(m.Clock, os.Getenv(EnvClock))},
+	factory := p.newHub
+	if factory == nil {
+		factory = newHub
 	}
-	if ts := stringOr(m.ClockTime, os.Getenv(EnvClockTime)); ts != "" {
-		t, err := time.Parse(time.RFC3339, ts)
-		if err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("mock").AtName("clock_time"), "Invalid clock time",
-				fmt.Sprintf("mock.clock_time (or %s): %q is not an RFC 3339 time such as 2026-11-21T09:00:00Z.", EnvClockTime, ts))
-			return
-		}
-		mc.Clock.Time = t
-	}
-	mc.Clock.Scale = m.ClockScale.ValueFloat64()
-	if m.ClockScale.IsNull() {
-		if s := os.Getenv(EnvClockScale); s != "" {
-			f, err := strconv.ParseFloat(s, 64)
-			if err != nil {
-				resp.Diagnostics.AddAttributeError(path.Root("mock").AtName("clock_scale"), "Invalid clock scale", fmt.Sprintf("%s: %q is not a number.", EnvClockScale, s))
-				return
-			}
-			mc.Clock.Scale = f
-		}
-	}
-	if err := mc.Clock.Validate(); err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("mock").AtName("clock"), "Invalid mock hub clock", "mock.clock: "+err.Error()+".")
+	h, diags := factory(ctx, cfg)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
 		return
 	}
-	h, err := mock.New(mc)
-	var inventoryErr mock.InventoryError
-	var inventoryErrs mock.InventoryErrors
-	switch {
-	case errors.As(err, &inventoryErr) || errors.As(err, &inventoryErrs):
-		resp.Diagnostics.AddAttributeError(path.Root("mock").AtName("fleet_file"), "Invalid fleet inventory", err.Error())
-		return
-	case err != nil:
-		resp.Diagnostics.AddError("Cannot start the mock hub", err.Error())
-		return
-	}
-	data := &providerData{Hub: h}
+	data := &providerData{Hub: withLogging(h)}
 	resp.DataSourceData = data
 	resp.ResourceData = data
-}
-
-func stringOr(v types.String, fallback string) string {
-	if v.IsNull() || v.IsUnknown() {
-		return fallback
-	}
-	return v.ValueString()
 }
 
 func (p *aksProvider) Resources(context.Context) []func() resource.Resource {

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"errors"
-	"reflect"
 	"sort"
 	"strings"
 	"time"
@@ -15,8 +14,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
-	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/nodepool"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
 )
@@ -34,58 +34,71 @@ type nodePoolResource struct {
 	hubClient
 }
 
-// nodePoolState is the whole resource state; the embedded NodePool's fields are
-// the configurable spec attributes.
-type nodePoolState struct {
-	ID      string
-	Cluster string
-	Name    string
+// nodePoolModel is the whole resource state; the embedded NodePool's fields
+// are the configurable spec attributes.
+type nodePoolModel struct {
+	ID      string `json:"id"`
+	Cluster string `json:"cluster"`
+	Name    string `json:"name"`
 	nodepool.NodePool
-	Preview *nodePoolPreviewDoc
-	Status  *nodePoolStatusDoc
+	Preview *nodePoolPreviewDoc `json:"preview"`
+	Status  *nodePoolStatusDoc  `json:"status"`
 }
 
+func (nodePoolResource) model() any { return &nodePoolModel{} }
+
+func (m nodePoolModel) ref() objectRef { return objectRef{nodePoolType, m.Cluster + "/" + m.Name} }
+
 type nodePoolPreviewDoc struct {
-	EvaluatedAt string
+	EvaluatedAt string `json:"evaluated_at"`
 	Defaults    struct {
-		ExpireAfter         string
-		ConsolidationPolicy string
-		Budgets             []nodepool.Budget
-	}
-	Nodes struct{ Total, Disrupting int }
+		ExpireAfter         string            `json:"expire_after"`
+		ConsolidationPolicy string            `json:"consolidation_policy"`
+		Budgets             []nodepool.Budget `json:"budgets"`
+	} `json:"defaults"`
+	Nodes struct {
+		Total      int `json:"total"`
+		Disrupting int `json:"disrupting"`
+	} `json:"nodes"`
 	disruptionPreviewDoc
-	Expiring []expiryDoc
-	Drift    *driftDoc
+	Expiring []expiryDoc `json:"expiring"`
+	Drift    *driftDoc   `json:"drift"`
 }
 
 type expiryDoc struct {
-	Node, At string
-	Overdue  bool
+	Node    string `json:"node"`
+	At      string `json:"at"`
+	Overdue bool   `json:"overdue"`
 }
 
 type driftDoc struct {
-	Drifted, Total int
-	Summary        string
-	Nodes          []driftedNodeDoc
-	Replacement    struct {
-		PerPass, Passes    int
-		Unlimited, Blocked bool
-		StartsAt           string
-		Message            string
-	}
+	Drifted     int              `json:"drifted"`
+	Total       int              `json:"total"`
+	Summary     string           `json:"summary"`
+	Nodes       []driftedNodeDoc `json:"nodes"`
+	Replacement struct {
+		PerPass   int    `json:"per_pass"`
+		Passes    int    `json:"passes"`
+		Unlimited bool   `json:"unlimited"`
+		Blocked   bool   `json:"blocked"`
+		StartsAt  string `json:"starts_at"`
+		Message   string `json:"message"`
+	} `json:"replacement"`
 }
 
 type driftedNodeDoc struct {
-	Name    string
-	Reasons []string
+	Name    string   `json:"name"`
+	Reasons []string `json:"reasons"`
 }
 
 type nodePoolStatusDoc struct {
-	Nodes, Ready, Disrupting int
-	NodeNames                []string
+	Nodes      int      `json:"nodes"`
+	Ready      int      `json:"ready"`
+	Disrupting int      `json:"disrupting"`
+	NodeNames  []string `json:"node_names"`
 }
 
-var nodePoolStateAttrs = append([]string{"id", "cluster", "name", "preview", "status"}, nodePoolSpecAttrNames...)
+const nodePoolType = "aks_nap_nodepool"
 
 func (r *nodePoolResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_nap_nodepool"
@@ -96,54 +109,81 @@ func (r *nodePoolResource) Configure(_ context.Context, req resource.ConfigureRe
 }
 
 func (r *nodePoolResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	attrs := resourceAttrs(nodePoolSpecAttrs())
+	attrs := nodePoolSpecAttrs()
 	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
 	attrs["id"] = rschema.StringAttribute{Computed: true, MarkdownDescription: "`<cluster>/<name>`.",
 		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
 	attrs["cluster"] = rschema.StringAttribute{Required: true, PlanModifiers: replace,
 		MarkdownDescription: "The member cluster whose Node Auto Provisioning runs the NodePool (on the mock hub: a member name)."}
 	attrs["name"] = rschema.StringAttribute{Required: true, PlanModifiers: replace, MarkdownDescription: "NodePool name (a DNS-1123 subdomain, e.g. `default`)."}
-	previewAttrs := disruptionPreviewAttrs()
-	previewAttrs["evaluated_at"] = computed(kString, "The instant the preview describes: the start of the UTC hour in which it was planned "+
-		"(Terraform plans again while applying and needs the same answer, so a plan applied in a later hour must be planned again).")
-	previewAttrs["defaults"] = computed(kObject, "The spec with Kubernetes' defaults applied.").with(map[string]attr{
-		"expire_after":         computed(kString, "Node lifetime."),
-		"consolidation_policy": computed(kString, "Consolidation policy."),
-		"budgets":              allComputed(budgetsAttr("Disruption budgets in force.")),
-	})
-	previewAttrs["nodes"] = computed(kObject, "The pool's current nodes.").with(map[string]attr{
-		"total": computed(kInt, "Nodes in the pool."), "disrupting": computed(kInt, "Nodes not Ready or being deleted (they use up the budgets)."),
-	})
-	previewAttrs["expiring"] = computed(kObjectList, "Existing nodes that expire in the next 7 days (expiry is forceful: budgets do not delay it).").with(map[string]attr{
-		"node": computed(kString, "Node name."), "at": computed(kString, "Expiry time (RFC 3339)."), "overdue": computed(kBool, "Already past its expiry."),
-	})
-	previewAttrs["drift"] = computed(kObject, "What this change does to existing nodes; null when the pool is created or imported.").with(map[string]attr{
-		"drifted": computed(kInt, "Nodes that drift and will be replaced."),
-		"total":   computed(kInt, "Nodes in the pool."),
-		"summary": computed(kString, "One-line explanation."),
-		"nodes": computed(kObjectList, "The drifted nodes and why.").with(map[string]attr{
-			"name":    computed(kString, "Node name."),
-			"reasons": computed(kStringList, "Changed fields (e.g. `template.labels`) or the requirement that excludes the node."),
-		}),
-		"replacement": computed(kObject, "How replacing the drifted nodes proceeds at the pace the Drifted budgets allow.").with(map[string]attr{
-			"per_pass":  computed(kInt, "Nodes replaced at once."),
-			"passes":    computed(kInt, "Passes needed."),
-			"unlimited": computed(kBool, "No budget limits drift replacement."),
-			"blocked":   computed(kBool, "The budgets block drift replacement for the next 7 days."),
-			"starts_at": computed(kString, "When replacement can start (RFC 3339)."),
-			"message":   computed(kString, "Explanation."),
-		}),
-	})
-	attrs["preview"] = computed(kObject, "Computed at plan when the NodePool is created or its configuration changes (and kept until it "+
-		"changes again, so time passing never causes a diff): resolved defaults, allowed disruptions now per reason, a 7-day timeline "+
-		"of allowances, nodes expiring within 7 days, and which nodes the change drifts.").with(previewAttrs).resource()
-	attrs["status"] = allComputed(attr{kind: kObject, desc: "The pool's live nodes, refreshed on every read."}.with(map[string]attr{
-		"nodes":      computed(kInt, "Nodes in the pool."),
-		"ready":      computed(kInt, "Ready nodes."),
-		"disrupting": computed(kInt, "Nodes not Ready or being deleted."),
-		"node_names": computed(kStringList, "Node names, sorted."),
-	})).resource()
+	preview := disruptionPreviewAttrs()
+	preview["evaluated_at"] = rschema.StringAttribute{Computed: true, MarkdownDescription: "The instant the preview describes: the " +
+		"start of the UTC hour in which it was planned (Terraform plans again while applying and needs the same answer, so a plan " +
+		"applied in a later hour must be planned again)."}
+	preview["defaults"] = rschema.SingleNestedAttribute{Computed: true, MarkdownDescription: "The spec with Kubernetes' defaults applied.",
+		Attributes: map[string]rschema.Attribute{
+			"expire_after":         rschema.StringAttribute{Computed: true, MarkdownDescription: "Node lifetime."},
+			"consolidation_policy": rschema.StringAttribute{Computed: true, MarkdownDescription: "Consolidation policy."},
+			"budgets":              computedTree(budgetsAttr("Disruption budgets in force.")),
+		},
+	}
+	preview["nodes"] = rschema.SingleNestedAttribute{Computed: true, MarkdownDescription: "The pool's current nodes.",
+		Attributes: map[string]rschema.Attribute{
+			"total":      rschema.Int64Attribute{Computed: true, MarkdownDescription: "Nodes in the pool."},
+			"disrupting": rschema.Int64Attribute{Computed: true, MarkdownDescription: "Nodes not Ready or being deleted (they use up the budgets)."},
+		},
+	}
+	preview["expiring"] = rschema.ListNestedAttribute{Computed: true,
+		MarkdownDescription: "Existing nodes that expire in the next 7 days (expiry is forceful: budgets do not delay it).",
+		NestedObject: rschema.NestedAttributeObject{Attributes: map[string]rschema.Attribute{
+			"node":    rschema.StringAttribute{Computed: true, MarkdownDescription: "Node name."},
+			"at":      rschema.StringAttribute{Computed: true, MarkdownDescription: "Expiry time (RFC 3339)."},
+			"overdue": rschema.BoolAttribute{Computed: true, MarkdownDescription: "Already past its expiry."},
+		}},
+	}
+	preview["drift"] = rschema.SingleNestedAttribute{Computed: true,
+		MarkdownDescription: "What this change does to existing nodes; null when the pool is created or imported.",
+		Attributes: map[string]rschema.Attribute{
+			"drifted": rschema.Int64Attribute{Computed: true, MarkdownDescription: "Nodes that drift and will be replaced."},
+			"total":   rschema.Int64Attribute{Computed: true, MarkdownDescription: "Nodes in the pool."},
+			"summary": rschema.StringAttribute{Computed: true, MarkdownDescription: "One-line explanation."},
+			"nodes": rschema.ListNestedAttribute{Computed: true, MarkdownDescription: "The drifted nodes and why.",
+				NestedObject: rschema.NestedAttributeObject{Attributes: map[string]rschema.Attribute{
+					"name": rschema.StringAttribute{Computed: true, MarkdownDescription: "Node name."},
+					"reasons": rschema.ListAttribute{ElementType: types.StringType, Computed: true,
+						MarkdownDescription: "Changed fields (e.g. `template.labels`) or the requirement that excludes the node."},
+				}},
+			},
+			"replacement": rschema.SingleNestedAttribute{Computed: true,
+				MarkdownDescription: "How replacing the drifted nodes proceeds at the pace the Drifted budgets allow.",
+				Attributes: map[string]rschema.Attribute{
+					"per_pass":  rschema.Int64Attribute{Computed: true, MarkdownDescription: "Nodes replaced at once."},
+					"passes":    rschema.Int64Attribute{Computed: true, MarkdownDescription: "Passes needed."},
+					"unlimited": rschema.BoolAttribute{Computed: true, MarkdownDescription: "No budget limits drift replacement."},
+					"blocked":   rschema.BoolAttribute{Computed: true, MarkdownDescription: "The budgets block drift replacement for the next 7 days."},
+					"starts_at": rschema.StringAttribute{Computed: true, MarkdownDescription: "When replacement can start (RFC 3339)."},
+					"message":   rschema.StringAttribute{Computed: true, MarkdownDescription: "Explanation."},
+				},
+			},
+		},
+	}
+	attrs["preview"] = rschema.SingleNestedAttribute{Computed: true, Attributes: preview,
+		MarkdownDescription: "Computed at plan when the NodePool is created or its configuration changes (and kept until it " +
+			"changes again, so time passing never causes a diff): resolved defaults, allowed disruptions now per reason, a 7-day " +
+			"timeline of allowances, nodes expiring within 7 days, and which nodes the change drifts."}
+	attrs["status"] = rschema.SingleNestedAttribute{Computed: true, MarkdownDescription: "The pool's live nodes, refreshed on every read.",
+		Attributes: map[string]rschema.Attribute{
+			"nodes":      rschema.Int64Attribute{Computed: true, MarkdownDescription: "Nodes in the pool."},
+			"ready":      rschema.Int64Attribute{Computed: true, MarkdownDescription: "Ready nodes."},
+			"disrupting": rschema.Int64Attribute{Computed: true, MarkdownDescription: "Nodes not Ready or being deleted."},
+			"node_names": rschema.ListAttribute{ElementType: types.StringType, Computed: true, MarkdownDescription: "Node names, sorted."},
+		},
+	}
 	resp.Schema = rschema.Schema{
+		// Version 0. A change of the state's shape bumps it and adds a
+		// resource.ResourceWithUpgradeState whose upgrader decodes the old
+		// shape with its own model and encodes nodePoolModel.
+		Version: 0,
 		MarkdownDescription: "A Karpenter `NodePool` (`karpenter.sh/v1`) run by AKS Node Auto Provisioning. Validates what Karpenter and " +
 			"AKS would reject — including cron schedules Kubernetes admits but Karpenter then fails on, blocking all disruption — and " +
 			"shows at plan when the disruption budgets allow node churn, which nodes expire, and how many nodes a change drifts.",
@@ -152,14 +192,13 @@ func (r *nodePoolResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 }
 
 func (r *nodePoolResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	var s nodePoolState
-	unknown, err := decodeAttrs(req.Config.Raw, append([]string{"cluster", "name"}, nodePoolSpecAttrNames...), &s)
-	if err != nil {
-		addDecodeError(&resp.Diagnostics, err)
+	var m nodePoolModel
+	unknown, ok := readValue(req.Config.Raw, &m, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	errs := append(nodepool.ValidateIdentity(s.Cluster, s.Name), nodepool.Validate(s.NodePool)...)
-	addFieldErrors(&resp.Diagnostics, path.Empty(), "Invalid NodePool", knownOnly(errs, unknown))
+	errs := append(nodepool.ValidateIdentity(m.Cluster, m.Name), nodepool.Validate(m.NodePool)...)
+	reportErrors(&resp.Diagnostics, "Invalid NodePool", errs, unknown)
 }
 
 // previewInstant is when a NodePool preview is evaluated: the start of the
@@ -170,32 +209,32 @@ func previewInstant(now time.Time) time.Time { return now.UTC().Truncate(time.Ho
 
 func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
+		return // destroy
+	}
+	var plan nodePoolModel
+	unknown, ok := readPlan(req.Plan, &plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	var plan nodePoolState
-	unknown, err := decodeAttrs(req.Plan.Raw, append([]string{"cluster", "name"}, nodePoolSpecAttrNames...), &plan)
-	if err != nil {
-		addDecodeError(&resp.Diagnostics, err)
-		return
-	}
-	var old *nodePoolState
+	var before *nodepool.NodePool
 	if !req.State.Raw.IsNull() {
-		var s nodePoolState
-		if _, err := decodeAttrs(req.State.Raw, nodePoolStateAttrs, &s); err != nil {
-			resp.Diagnostics.AddError("Cannot read the state", err.Error())
+		var prior nodePoolModel
+		if _, ok := readValue(req.State.Raw, &prior, &resp.Diagnostics); !ok {
 			return
 		}
-		if s.Cluster == plan.Cluster && s.Name == plan.Name { // otherwise the pool is replaced
-			addFieldErrors(&resp.Diagnostics, path.Empty(), "Invalid NodePool change", knownOnly(nodepool.ValidateUpdate(s.NodePool, plan.NodePool), unknown))
+		// A new cluster or name replaces the pool (RequiresReplace): no update rule applies.
+		replaced := prior.Cluster != plan.Cluster || prior.Name != plan.Name ||
+			unknown.covers(field.Root("cluster")) || unknown.covers(field.Root("name"))
+		if !replaced {
+			reportErrors(&resp.Diagnostics, "Invalid NodePool change", nodepool.ValidateUpdate(prior.NodePool, plan.NodePool), unknown)
 			if resp.Diagnostics.HasError() {
 				return
 			}
-			if len(unknown) == 0 && reflect.DeepEqual(s.NodePool, plan.NodePool) {
-				// Nothing that matters changed: keep the preview of the last change.
-				copyFromState(ctx, req.State, &resp.Plan, path.Root("preview"), &resp.Diagnostics)
+			if len(unknown) == 0 && sameSpec(prior.NodePool, plan.NodePool, nodepool.WithDefaults) {
+				keepPreview(ctx, req.State, &resp.Plan, &resp.Diagnostics)
 				return
 			}
-			old = &s
+			before = &prior.NodePool
 		}
 	}
 	if len(unknown) > 0 || r.hub == nil {
@@ -208,17 +247,10 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		return
 	}
 	if err != nil {
-		resp.Diagnostics.AddError("Cannot read the pool's nodes", err.Error())
+		resp.Diagnostics.AddError("Cannot read the pool's nodes", plan.ref().String()+": "+err.Error())
 		return
 	}
-	for _, w := range nodepool.Warnings(plan.NodePool) {
-		p := attributePath(path.Empty(), w.Path)
-		resp.Diagnostics.AddAttributeWarning(p, "NodePool: "+firstWords(w.Message), p.String()+": "+w.Message)
-	}
-	var before *nodepool.NodePool
-	if old != nil {
-		before = &old.NodePool
-	}
+	reportWarnings(&resp.Diagnostics, "NodePool", nodepool.Warnings(plan.NodePool))
 	doc := newNodePoolPreviewDoc(before, plan.NodePool, live.Nodes, previewInstant(r.hub.Now()))
 	setComputed(ctx, &resp.Plan, resp.Plan.Schema, path.Root("preview"), doc, &resp.Diagnostics)
 }
@@ -266,38 +298,55 @@ func deref(s *string) string {
 }
 
 func (r *nodePoolResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	r.apply(ctx, req.Plan.Raw, hub.Precondition{IfNoneMatch: true}, &resp.State, &resp.Diagnostics)
+	r.apply(ctx, opCreate, req.Plan, objectVersion{}, &resp.State, resp.Private, &resp.Diagnostics)
 }
 
 func (r *nodePoolResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	r.apply(ctx, req.Plan.Raw, hub.Precondition{}, &resp.State, &resp.Diagnostics)
+	r.apply(ctx, opUpdate, req.Plan, savedVersion(ctx, req.Private, &resp.Diagnostics), &resp.State, resp.Private, &resp.Diagnostics)
 }
 
-func (r *nodePoolResource) apply(ctx context.Context, planned tftypes.Value, pre hub.Precondition, state *tfsdk.State, diags *diag.Diagnostics) {
-	var s nodePoolState
-	if _, err := decodeAttrs(planned, append([]string{"cluster", "name"}, nodePoolSpecAttrNames...), &s); err != nil {
-		diags.AddError("Cannot read the plan", err.Error())
+// apply sends the planned NodePool to its cluster (a create must not find
+// it; an update must find the version last read) and records its nodes.
+func (r *nodePoolResource) apply(ctx context.Context, op string, plan tfsdk.Plan, saved objectVersion, state *tfsdk.State, private privateSetter, diags *diag.Diagnostics) {
+	var m nodePoolModel
+	if _, ok := readValue(plan.Raw, &m, diags); !ok || diags.HasError() {
 		return
 	}
-	np, err := r.hub.ApplyNodePool(ctx, hub.NodePool{Meta: hub.Meta{Name: s.Name}, Cluster: s.Cluster, Spec: s.NodePool}, pre)
-	if errors.Is(err, hub.ErrPreconditionFailed) {
-		diags.AddAttributeError(path.Root("name"), "NodePool already exists", "NodePool "+s.Name+" already exists on cluster "+s.Cluster+
-			". Import it instead: terraform import <address> "+s.Cluster+"/"+s.Name)
-		return
+	var np *hub.NodePool
+	write := func(pre hub.Precondition) (err error) {
+		np, err = r.hub.ApplyNodePool(ctx, hub.NodePool{Meta: hub.Meta{Name: m.Name}, Cluster: m.Cluster, Spec: m.NodePool}, pre)
+		return err
+	}
+	var err error
+	if op == opCreate {
+		err = write(hub.Precondition{IfNoneMatch: true})
+	} else {
+		err = conditionalWrite(saved, r.current(ctx, m.Cluster, m.Name), write)
 	}
 	if err != nil {
-		diags.AddError("Cannot apply the NodePool", err.Error())
+		hubError(diags, op, m.ref(), err)
 		return
 	}
-	state.Raw = planned
-	diags.Append(state.SetAttribute(ctx, path.Root("id"), s.Cluster+"/"+s.Name)...)
+	state.Raw = plan.Raw
+	diags.Append(state.SetAttribute(ctx, path.Root("id"), m.Cluster+"/"+m.Name)...)
 	setComputed(ctx, state, state.Schema, path.Root("status"), newNodePoolStatusDoc(np.Status), diags)
+	saveVersion(ctx, private, np.Meta, diags)
+}
+
+// current reads the NodePool's metadata (for conditionalWrite).
+func (r *nodePoolResource) current(ctx context.Context, cluster, name string) func() (hub.Meta, error) {
+	return func() (hub.Meta, error) {
+		np, err := r.hub.GetNodePool(ctx, cluster, name)
+		if err != nil {
+			return hub.Meta{}, err
+		}
+		return np.Meta, nil
+	}
 }
 
 func (r *nodePoolResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var prior nodePoolState
-	if _, err := decodeAttrs(req.State.Raw, nodePoolStateAttrs, &prior); err != nil {
-		resp.Diagnostics.AddError("Cannot read the state", err.Error())
+	var prior nodePoolModel
+	if _, ok := readValue(req.State.Raw, &prior, &resp.Diagnostics); !ok {
 		return
 	}
 	cluster, name, ok := strings.Cut(prior.ID, "/")
@@ -311,22 +360,17 @@ func (r *nodePoolResource) Read(ctx context.Context, req resource.ReadRequest, r
 		return
 	}
 	if err != nil {
-		resp.Diagnostics.AddError("Cannot read the NodePool", err.Error())
+		hubError(&resp.Diagnostics, opRead, objectRef{nodePoolType, prior.ID}, err)
 		return
 	}
+	saveVersion(ctx, resp.Private, np.Meta, &resp.Diagnostics)
 	status := newNodePoolStatusDoc(np.Status)
 	if prior.Preview == nil { // imported: preview the pool as it is
 		pv := newNodePoolPreviewDoc(nil, np.Spec, np.Status.Nodes, previewInstant(r.hub.Now()))
 		prior.Preview = &pv
 	}
-	if !reflect.DeepEqual(prior.NodePool, np.Spec) || prior.Cluster != cluster || prior.Name != name {
-		st := nodePoolState{ID: prior.ID, Cluster: cluster, Name: name, NodePool: np.Spec, Preview: prior.Preview, Status: &status}
-		v, err := encode(st, req.State.Raw.Type())
-		if err != nil {
-			resp.Diagnostics.AddError("Cannot record the NodePool", err.Error())
-			return
-		}
-		resp.State.Raw = v
+	if !sameSpec(prior.NodePool, np.Spec, nodepool.WithDefaults) || prior.Cluster != cluster || prior.Name != name {
+		setState(&resp.State, nodePoolModel{ID: prior.ID, Cluster: cluster, Name: name, NodePool: np.Spec, Preview: prior.Preview, Status: &status}, &resp.Diagnostics)
 		return
 	}
 	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("preview"), prior.Preview, &resp.Diagnostics)
@@ -334,13 +378,13 @@ func (r *nodePoolResource) Read(ctx context.Context, req resource.ReadRequest, r
 }
 
 func (r *nodePoolResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var s nodePoolState
-	if _, err := decodeAttrs(req.State.Raw, []string{"cluster", "name"}, &s); err != nil {
-		resp.Diagnostics.AddError("Cannot read the state", err.Error())
+	var m nodePoolModel
+	if _, ok := readValue(req.State.Raw, &m, &resp.Diagnostics); !ok {
 		return
 	}
-	if err := r.hub.DeleteNodePool(ctx, s.Cluster, s.Name, hub.Precondition{}); err != nil && !errors.Is(err, hub.ErrNotFound) {
-		resp.Diagnostics.AddError("Cannot delete the NodePool", err.Error())
+	del := func(pre hub.Precondition) error { return r.hub.DeleteNodePool(ctx, m.Cluster, m.Name, pre) }
+	if err := conditionalWrite(savedVersion(ctx, req.Private, &resp.Diagnostics), r.current(ctx, m.Cluster, m.Name), del); err != nil && !errors.Is(err, hub.ErrNotFound) {
+		hubError(&resp.Diagnostics, opDelete, m.ref(), err)
 	}
 }
 

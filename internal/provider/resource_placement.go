@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"errors"
-	"reflect"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -12,13 +11,14 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
+	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
 )
@@ -30,35 +30,42 @@ var (
 	_ resource.ResourceWithImportState    = (*placementResource)(nil)
 )
 
+const placementType = "aks_fleet_placement"
+
 func newPlacementResource() resource.Resource { return &placementResource{} }
 
 type placementResource struct {
 	hubClient
 }
 
-// placementState is the whole resource state; the embedded spec's fields are
+// placementModel is the whole resource state; the embedded spec's fields are
 // the configurable attributes.
-type placementState struct {
-	ID string
+type placementModel struct {
+	ID string `json:"id"`
 	placement.Spec
-	PreviewLimit int
-	Preview      *previewDoc
-	Status       *placementStatusDoc
+	PreviewLimit int                 `json:"preview_limit"`
+	Preview      *previewDoc         `json:"preview"`
+	Status       *placementStatusDoc `json:"status"`
 }
 
+func (placementResource) model() any { return &placementModel{} }
+
 type placementStatusDoc struct {
-	SelectedClusters   []string
-	Requested          *int
-	Fulfilled          bool
-	Message            string
-	ObservedGeneration int64
-	Decisions          []placement.Decision
-	Conditions         []conditionDoc
+	SelectedClusters   []string             `json:"selected_clusters"`
+	Requested          *int                 `json:"requested"`
+	Fulfilled          bool                 `json:"fulfilled"`
+	Message            string               `json:"message"`
+	ObservedGeneration int64                `json:"observed_generation"`
+	Decisions          []placement.Decision `json:"decisions"`
+	Conditions         []conditionDoc       `json:"conditions"`
 }
 
 type conditionDoc struct {
-	Type, Status, Reason, Message string
-	LastTransitionTime            string
+	Type               string `json:"type"`
+	Status             string `json:"status"`
+	Reason             string `json:"reason"`
+	Message            string `json:"message"`
+	LastTransitionTime string `json:"last_transition_time"`
 }
 
 func (r *placementResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -70,31 +77,43 @@ func (r *placementResource) Configure(_ context.Context, req resource.ConfigureR
 }
 
 func (r *placementResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	attrs := resourceAttrs(placementSpecAttrs(mOptional))
+	attrs := placementSpecAttrs()
+	attrs["name"] = rschema.StringAttribute{Required: true, MarkdownDescription: attrs["name"].GetMarkdownDescription(),
+		PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}}
 	attrs["id"] = rschema.StringAttribute{Computed: true, MarkdownDescription: "The placement name.",
 		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
-	attrs["name"] = rschema.StringAttribute{Required: true, MarkdownDescription: "Name of the ClusterResourcePlacement (a DNS-1035 label, at most 63 characters). Changing it replaces the placement.",
-		PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}}
 	attrs["preview_limit"] = rschema.Int64Attribute{Optional: true, Computed: true, Default: int64default.StaticInt64(placement.DefaultPreviewLimit),
 		MarkdownDescription: "How many left-out clusters the preview and the status list (default 20, as Fleet's own status).",
 		Validators:          []validator.Int64{int64validator.Between(1, 10000)}}
 	attrs["preview"] = placementPreviewAttr("What the Fleet scheduler will decide, computed at plan when the placement is created or its " +
-		"configuration changes (and kept until the configuration changes again, so time passing or the fleet changing never causes a diff).").resource()
-	attrs["status"] = allComputed(attr{kind: kObject, desc: "The hub's actual decisions and conditions, refreshed on every read: when the " +
-		"fleet changes, this shows what Fleet does (held clusters stay, PickAll takes new eligible clusters, PickN replaces departed ones)."}.with(map[string]attr{
-		"selected_clusters":   computed(kStringList, "The clusters the placement holds, sorted."),
-		"requested":           computed(kInt, "Clusters asked for; null for PickAll."),
-		"fulfilled":           computed(kBool, "Whether every requested cluster was found."),
-		"message":             computed(kString, "Why the placement is not fulfilled; null when it is."),
-		"observed_generation": computed(kInt, "The spec generation the decisions were made for."),
-		"decisions":           computed(kObjectList, "The selected clusters, then up to `preview_limit` clusters left out.").with(decisionAttrs()),
-		"conditions": computed(kObjectList, "Placement conditions.").with(map[string]attr{
-			"type": computed(kString, "Condition type."), "status": computed(kString, "`True`, `False` or `Unknown`."),
-			"reason": computed(kString, "Machine-readable reason."), "message": computed(kString, "Human-readable message."),
-			"last_transition_time": computed(kString, "When the status last changed (RFC 3339)."),
-		}),
-	})).resource()
+		"configuration changes (and kept until the configuration changes again, so time passing or the fleet changing never causes a diff).")
+	attrs["status"] = rschema.SingleNestedAttribute{Computed: true, MarkdownDescription: "The hub's actual decisions and conditions, " +
+		"refreshed on every read: when the fleet changes, this shows what Fleet does (held clusters stay, PickAll takes new eligible " +
+		"clusters, PickN replaces departed ones).",
+		Attributes: map[string]rschema.Attribute{
+			"selected_clusters":   rschema.ListAttribute{ElementType: types.StringType, Computed: true, MarkdownDescription: "The clusters the placement holds, sorted."},
+			"requested":           rschema.Int64Attribute{Computed: true, MarkdownDescription: "Clusters asked for; null for PickAll."},
+			"fulfilled":           rschema.BoolAttribute{Computed: true, MarkdownDescription: "Whether every requested cluster was found."},
+			"message":             rschema.StringAttribute{Computed: true, MarkdownDescription: "Why the placement is not fulfilled; null when it is."},
+			"observed_generation": rschema.Int64Attribute{Computed: true, MarkdownDescription: "The spec generation the decisions were made for."},
+			"decisions": rschema.ListNestedAttribute{Computed: true, MarkdownDescription: "The selected clusters, then up to `preview_limit` clusters left out.",
+				NestedObject: rschema.NestedAttributeObject{Attributes: decisionAttrs()}},
+			"conditions": rschema.ListNestedAttribute{Computed: true, MarkdownDescription: "Placement conditions.",
+				NestedObject: rschema.NestedAttributeObject{Attributes: map[string]rschema.Attribute{
+					"type":                 rschema.StringAttribute{Computed: true, MarkdownDescription: "Condition type."},
+					"status":               rschema.StringAttribute{Computed: true, MarkdownDescription: "`True`, `False` or `Unknown`."},
+					"reason":               rschema.StringAttribute{Computed: true, MarkdownDescription: "Machine-readable reason."},
+					"message":              rschema.StringAttribute{Computed: true, MarkdownDescription: "Human-readable message."},
+					"last_transition_time": rschema.StringAttribute{Computed: true, MarkdownDescription: "When the status last changed (RFC 3339)."},
+				}},
+			},
+		},
+	}
 	resp.Schema = rschema.Schema{
+		// Version 0. A change of the state's shape bumps it and adds a
+		// resource.ResourceWithUpgradeState whose upgrader decodes the old
+		// shape with its own model and encodes placementModel.
+		Version: 0,
 		MarkdownDescription: "A Fleet `ClusterResourcePlacement`: which member clusters get a set of hub resources. `terraform plan` " +
 			"shows the Fleet scheduler's decisions before anything is applied — every selected cluster and the best clusters left " +
 			"out, with their affinity and topology spread scores and the reason for each — and warns when a policy cannot be " +
@@ -103,64 +122,76 @@ func (r *placementResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 	}
 }
 
-func (r *placementResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	var spec placement.Spec
-	unknown, err := decodeAttrs(req.Config.Raw, placementSpecAttrNames, &spec)
-	if err != nil {
-		addDecodeError(&resp.Diagnostics, err)
-		return
-	}
-	addFieldErrors(&resp.Diagnostics, path.Empty(), "Invalid placement", knownOnly(placement.Validate(spec), unknown))
+// placementTypeChanges is the replacement rule of a placement: Fleet does not
+// change a placement's type in place (designs/placement.md §2). Defaults
+// apply (unset is PickAll).
+func placementTypeChanges(old, planned placement.Policy) bool {
+	return placement.WithDefaults(placement.Spec{Policy: old}).Policy.PlacementType !=
+		placement.WithDefaults(placement.Spec{Policy: planned}).Policy.PlacementType
 }
 
-// decodePlacementState reads a whole state value.
-func decodePlacementState(v tftypes.Value) (placementState, error) {
-	var s placementState
-	_, err := decodeAttrs(v, append([]string{"id", "preview_limit", "preview", "status"}, placementSpecAttrNames...), &s)
-	return s, err
+// requiresReplaceOnPlacementType is the policy attribute's plan modifier.
+func requiresReplaceOnPlacementType(ctx context.Context, req planmodifier.ObjectRequest, resp *objectplanmodifier.RequiresReplaceIfFuncResponse) {
+	var old, planned placement.Policy
+	sv, err1 := req.StateValue.ToTerraformValue(ctx)
+	pv, err2 := req.PlanValue.ToTerraformValue(ctx)
+	if err := errors.Join(err1, err2); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Cannot read the policy", err.Error())
+		return
+	}
+	if _, ok := readValue(sv, &old, &resp.Diagnostics); !ok {
+		return
+	}
+	unknown, ok := readValue(pv, &planned, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	// An unknown placement type may change it.
+	resp.RequiresReplace = unknown.covers(field.Root("placement_type")) || placementTypeChanges(old, planned)
+}
+
+func (r *placementResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var m placementModel
+	unknown, ok := readValue(req.Config.Raw, &m, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	reportErrors(&resp.Diagnostics, "Invalid placement", placement.Validate(m.Spec), unknown)
 }
 
 func (r *placementResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return // destroy
 	}
-	var plan struct {
-		placement.Spec
-		PreviewLimit int
-	}
-	unknown, err := decodeAttrs(req.Plan.Raw, append([]string{"preview_limit"}, placementSpecAttrNames...), &plan)
-	if err != nil {
-		addDecodeError(&resp.Diagnostics, err)
+	var plan placementModel
+	unknown, ok := readPlan(req.Plan, &plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	var held []string
 	var opts placement.ScheduleOptions
-	if !req.State.Raw.IsNull() && !unknown["name"] {
-		old, err := decodePlacementState(req.State.Raw)
-		if err != nil {
-			resp.Diagnostics.AddError("Cannot read the state", err.Error())
+	if !req.State.Raw.IsNull() {
+		var prior placementModel
+		if _, ok := readValue(req.State.Raw, &prior, &resp.Diagnostics); !ok {
 			return
 		}
-		// A new name or a new placement type replaces the placement: nothing is
-		// held and no update rule applies.
-		if old.Name == plan.Name {
-			if r.placementTypeChanges(ctx, req, old.Spec, &resp.Diagnostics) {
-				resp.RequiresReplace = append(resp.RequiresReplace, path.Root("policy").AtName("placement_type"))
-			} else {
-				addFieldErrors(&resp.Diagnostics, path.Empty(), "Invalid placement change", knownOnly(placement.ValidateUpdate(old.Spec, plan.Spec), unknown))
-				if resp.Diagnostics.HasError() {
-					return
-				}
-				if len(unknown) == 0 && reflect.DeepEqual(old.Spec, plan.Spec) && old.PreviewLimit == plan.PreviewLimit {
-					// Nothing that matters changed (say `strategy = {}` was added): keep the preview of the last change.
-					copyFromState(ctx, req.State, &resp.Plan, path.Root("preview"), &resp.Diagnostics)
-					return
-				}
-				if old.Status != nil {
-					held = old.Status.SelectedClusters
-				}
-				opts.Prev = &old.Spec
+		// A new name or a new placement type replaces the placement (the
+		// schema's plan modifiers say so): nothing is held, no update rule applies.
+		replaced := unknown.covers(field.Root("name")) || prior.Name != plan.Name ||
+			unknown.covers(field.Root("policy").Child("placement_type")) || placementTypeChanges(prior.Policy, plan.Policy)
+		if !replaced {
+			reportErrors(&resp.Diagnostics, "Invalid placement change", placement.ValidateUpdate(prior.Spec, plan.Spec), unknown)
+			if resp.Diagnostics.HasError() {
+				return
 			}
+			if len(unknown) == 0 && sameSpec(prior.Spec, plan.Spec, placement.WithDefaults) && prior.PreviewLimit == plan.PreviewLimit {
+				keepPreview(ctx, req.State, &resp.Plan, &resp.Diagnostics)
+				return
+			}
+			if prior.Status != nil {
+				held = prior.Status.SelectedClusters
+			}
+			opts.Prev = &prior.Spec
 		}
 	}
 	if len(unknown) > 0 || r.hub == nil {
@@ -177,73 +208,61 @@ func (r *placementResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		resp.Diagnostics.AddAttributeError(path.Root("policy"), "Cannot schedule the placement", err.Error())
 		return
 	}
-	for _, w := range placement.Warnings(plan.Spec, f, res, now) {
-		p := attributePath(path.Empty(), w.Path)
-		resp.Diagnostics.AddAttributeWarning(p, "Placement: "+firstWords(w.Message), p.String()+": "+w.Message)
-	}
+	reportWarnings(&resp.Diagnostics, "Placement", placement.Warnings(plan.Spec, f, res, now))
 	setComputed(ctx, &resp.Plan, resp.Plan.Schema, path.Root("preview"), newPreviewDoc(plan.Spec, res, plan.PreviewLimit), &resp.Diagnostics)
 }
 
-// placementTypeChanges reports whether the planned placement type differs
-// from the old one (defaults applied); an unknown planned type counts as a change.
-func (r *placementResource) placementTypeChanges(ctx context.Context, req resource.ModifyPlanRequest, old placement.Spec, diags *diag.Diagnostics) bool {
-	var planned types.String
-	diags.Append(req.Plan.GetAttribute(ctx, path.Root("policy").AtName("placement_type"), &planned)...)
-	if planned.IsUnknown() {
-		return true
-	}
-	newType := placement.WithDefaults(placement.Spec{Policy: placement.Policy{PlacementType: planned.ValueString()}}).Policy.PlacementType
-	return placement.WithDefaults(old).Policy.PlacementType != newType
-}
-
-// firstWords shortens a message for a diagnostic summary.
-func firstWords(s string) string {
-	const max = 60
-	if len(s) <= max {
-		return s
-	}
-	for i := max; i > 0; i-- {
-		if s[i] == ' ' {
-			return s[:i] + " …"
-		}
-	}
-	return s[:max] + " …"
-}
-
 func (r *placementResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	r.apply(ctx, req.Plan.Raw, hub.Precondition{IfNoneMatch: true}, &resp.State, &resp.Diagnostics)
+	r.apply(ctx, opCreate, req.Plan, objectVersion{}, &resp.State, resp.Private, &resp.Diagnostics)
 }
 
 func (r *placementResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	r.apply(ctx, req.Plan.Raw, hub.Precondition{}, &resp.State, &resp.Diagnostics)
+	r.apply(ctx, opUpdate, req.Plan, savedVersion(ctx, req.Private, &resp.Diagnostics), &resp.State, resp.Private, &resp.Diagnostics)
 }
 
-// apply sends the planned spec to the hub and records the hub's decisions.
-func (r *placementResource) apply(ctx context.Context, planned tftypes.Value, pre hub.Precondition, state *tfsdk.State, diags *diag.Diagnostics) {
-	var s placementState
-	if _, err := decodeAttrs(planned, append([]string{"preview_limit"}, placementSpecAttrNames...), &s); err != nil {
-		diags.AddError("Cannot read the plan", err.Error())
+// apply sends the planned spec to the hub (a create must not find the
+// placement; an update must find the version last read) and records the
+// hub's decisions.
+func (r *placementResource) apply(ctx context.Context, op string, plan tfsdk.Plan, saved objectVersion, state *tfsdk.State, private privateSetter, diags *diag.Diagnostics) {
+	var m placementModel
+	if _, ok := readValue(plan.Raw, &m, diags); !ok || diags.HasError() {
 		return
 	}
-	p, err := r.hub.ApplyPlacement(ctx, hub.Placement{Meta: hub.Meta{Name: s.Name}, Spec: s.Spec}, pre)
-	if errors.Is(err, hub.ErrPreconditionFailed) {
-		diags.AddAttributeError(path.Root("name"), "Placement already exists",
-			"A placement named "+s.Name+" already exists on the hub. Import it instead: terraform import <address> "+s.Name)
-		return
+	var p *hub.Placement
+	write := func(pre hub.Precondition) (err error) {
+		p, err = r.hub.ApplyPlacement(ctx, hub.Placement{Meta: hub.Meta{Name: m.Name}, Spec: m.Spec}, pre)
+		return err
+	}
+	var err error
+	if op == opCreate {
+		err = write(hub.Precondition{IfNoneMatch: true})
+	} else {
+		err = conditionalWrite(saved, r.current(ctx, m.Name), write)
 	}
 	if err != nil {
-		diags.AddError("Cannot apply the placement", err.Error())
+		hubError(diags, op, objectRef{placementType, m.Name}, err)
 		return
 	}
-	state.Raw = planned
+	state.Raw = plan.Raw
 	diags.Append(state.SetAttribute(ctx, path.Root("id"), p.Name)...)
-	setComputed(ctx, state, state.Schema, path.Root("status"), newPlacementStatusDoc(p, s.PreviewLimit), diags)
+	setComputed(ctx, state, state.Schema, path.Root("status"), newPlacementStatusDoc(p, m.PreviewLimit), diags)
+	saveVersion(ctx, private, p.Meta, diags)
+}
+
+// current reads the placement's metadata (for conditionalWrite).
+func (r *placementResource) current(ctx context.Context, name string) func() (hub.Meta, error) {
+	return func() (hub.Meta, error) {
+		p, err := r.hub.GetPlacement(ctx, name)
+		if err != nil {
+			return hub.Meta{}, err
+		}
+		return p.Meta, nil
+	}
 }
 
 func (r *placementResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	prior, err := decodePlacementState(req.State.Raw)
-	if err != nil {
-		resp.Diagnostics.AddError("Cannot read the state", err.Error())
+	var prior placementModel
+	if _, ok := readValue(req.State.Raw, &prior, &resp.Diagnostics); !ok {
 		return
 	}
 	p, err := r.hub.GetPlacement(ctx, prior.ID)
@@ -252,9 +271,10 @@ func (r *placementResource) Read(ctx context.Context, req resource.ReadRequest, 
 		return
 	}
 	if err != nil {
-		resp.Diagnostics.AddError("Cannot read the placement", err.Error())
+		hubError(&resp.Diagnostics, opRead, objectRef{placementType, prior.ID}, err)
 		return
 	}
+	saveVersion(ctx, resp.Private, p.Meta, &resp.Diagnostics)
 	if prior.PreviewLimit == 0 {
 		prior.PreviewLimit = placement.DefaultPreviewLimit
 	}
@@ -265,14 +285,8 @@ func (r *placementResource) Read(ctx context.Context, req resource.ReadRequest, 
 		pv := newPreviewDoc(p.Spec, res, prior.PreviewLimit)
 		prior.Preview = &pv
 	}
-	if !reflect.DeepEqual(prior.Spec, p.Spec) { // imported, or changed outside Terraform
-		st := placementState{ID: p.Name, Spec: p.Spec, PreviewLimit: prior.PreviewLimit, Preview: prior.Preview, Status: &status}
-		v, err := encode(st, req.State.Raw.Type())
-		if err != nil {
-			resp.Diagnostics.AddError("Cannot record the placement", err.Error())
-			return
-		}
-		resp.State.Raw = v
+	if !sameSpec(prior.Spec, p.Spec, placement.WithDefaults) { // imported, or changed outside Terraform
+		setState(&resp.State, placementModel{ID: p.Name, Spec: p.Spec, PreviewLimit: prior.PreviewLimit, Preview: prior.Preview, Status: &status}, &resp.Diagnostics)
 		return
 	}
 	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("preview"), prior.Preview, &resp.Diagnostics)
@@ -280,13 +294,13 @@ func (r *placementResource) Read(ctx context.Context, req resource.ReadRequest, 
 }
 
 func (r *placementResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	s, err := decodePlacementState(req.State.Raw)
-	if err != nil {
-		resp.Diagnostics.AddError("Cannot read the state", err.Error())
+	var m placementModel
+	if _, ok := readValue(req.State.Raw, &m, &resp.Diagnostics); !ok {
 		return
 	}
-	if err := r.hub.DeletePlacement(ctx, s.ID, hub.Precondition{}); err != nil && !errors.Is(err, hub.ErrNotFound) {
-		resp.Diagnostics.AddError("Cannot delete the placement", err.Error())
+	del := func(pre hub.Precondition) error { return r.hub.DeletePlacement(ctx, m.ID, pre) }
+	if err := conditionalWrite(savedVersion(ctx, req.Private, &resp.Diagnostics), r.current(ctx, m.ID), del); err != nil && !errors.Is(err, hub.ErrNotFound) {
+		hubError(&resp.Diagnostics, opDelete, objectRef{placementType, m.ID}, err)
 	}
 }
 

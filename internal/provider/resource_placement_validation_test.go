@@ -6,7 +6,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 )
 
-// Every validation rule of placement.md §2 fails at plan, naming the attribute.
+// Every validation rule of designs/placement.md §2 fails at plan, naming the attribute.
 func TestAccPlacement_validation(t *testing.T) {
 	cfg := providerConfig(t, "")
 	sel := `[{ version = "v1", kind = "Namespace", name = "web" }]`

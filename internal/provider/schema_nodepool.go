@@ -3,103 +3,146 @@ package provider
 import (
 	"time"
 
+	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
 	"github.com/fleetform/terraform-provider-aks/internal/engine/nodepool"
 )
 
 // The Karpenter NodePool spec in snake_case, and the NAP previews.
 
-func taintListAttr(desc string) attr {
-	return optional(kObjectList, desc).with(map[string]attr{
-		"key":    required(kString, "Taint key."),
-		"value":  optional(kString, "Taint value."),
-		"effect": required(kString, "`NoSchedule`, `PreferNoSchedule` or `NoExecute`."),
-	})
-}
-
-func budgetsAttr(desc string) attr {
-	return optional(kObjectList, desc).with(map[string]attr{
-		"nodes": optional(kString, "How many nodes may be disrupted at once: an integer (`\"5\"`) or a percentage of the pool's nodes, rounded up (`\"10%\"`, the default)."),
-		"schedule": optional(kString, "When the budget becomes active: a standard 5-field cron expression in UTC (day of week 0–6 or sun–sat, no ranges that wrap), "+
-			"or `@yearly`, `@monthly`, `@weekly`, `@daily`, `@hourly`. Without a schedule the budget is always active. Requires `duration`."),
-		"duration": optional(kString, "How long the budget stays active after each schedule hit, e.g. `8h` or `1h30m` (hours and minutes only)."),
-		"reasons":  optional(kStringList, "The disruption reasons the budget limits: `Empty`, `Drifted`, `Underutilized`. Unset means all; an empty list means none."),
-	})
-}
-
-func nodePoolSpecAttrs() map[string]attr {
-	return map[string]attr{
-		"weight": optional(kInt, "Priority among NodePools when several can schedule a pod (1–100)."),
-		"limits": optional(kStringMap, "Upper bounds on the pool's total resources as Kubernetes quantities, e.g. `{ cpu = \"1000\", memory = \"1000Gi\" }`."),
-		"template": required(kObject, "The nodes the pool launches. Changing labels, annotations, taints, startup taints, the node class, "+
-			"`expire_after` or `termination_grace_period` drifts every existing node; changing requirements drifts only the nodes they exclude.").with(map[string]attr{
-			"labels":      optional(kStringMap, "Labels of the launched nodes."),
-			"annotations": optional(kStringMap, "Annotations of the launched nodes."),
-			"node_class_ref": required(kObject, "The AKSNodeClass the nodes use. `group` and `kind` cannot change.").with(map[string]attr{
-				"group": required(kString, "API group, `karpenter.azure.com`."),
-				"kind":  required(kString, "Kind, `AKSNodeClass`."),
-				"name":  required(kString, "Name, e.g. `default`."),
-			}),
-			"requirements": optional(kObjectList, "Node selector requirements on instance types and labels (at most 100).").with(map[string]attr{
-				"key":        required(kString, "Label key, e.g. `karpenter.sh/capacity-type` or `karpenter.azure.com/sku-family`."),
-				"operator":   required(kString, "`In`, `NotIn`, `Exists`, `DoesNotExist`, `Gt`, `Lt`, `Gte` or `Lte`."),
-				"values":     optional(kStringList, "Values: at least one for `In`; exactly one non-negative integer for `Gt`, `Lt`, `Gte`, `Lte`."),
-				"min_values": optional(kInt, "Minimum number of distinct values that must stay schedulable (1–50)."),
-			}),
-			"taints":                   taintListAttr("Taints of the launched nodes."),
-			"startup_taints":           taintListAttr("Taints applied at start-up and expected to be removed by a DaemonSet."),
-			"expire_after":             optional(kString, "Node lifetime, e.g. `720h` (the default) or `Never`. Expiry is forceful: budgets do not delay it."),
-			"termination_grace_period": optional(kString, "How long a node may drain before it is forcibly deleted, e.g. `48h`."),
-		}),
-		"disruption": optional(kObject, "Voluntary disruption: consolidation and budgets.").with(map[string]attr{
-			"consolidation_policy": optional(kString, "`WhenEmptyOrUnderutilized` (default) or `WhenEmpty`."),
-			"consolidate_after":    optional(kString, "How long a node must be empty or underutilized before it is consolidated, e.g. `30s`, `10m`, or `Never`. Required on AKS."),
-			"budgets": budgetsAttr("Budgets rate-limit voluntary disruption; the allowance is the minimum over the active budgets. Unset means one `10%` " +
-				"budget; an empty list means unlimited disruption."),
-		}),
+func taintListAttr(desc string) rschema.ListNestedAttribute {
+	return rschema.ListNestedAttribute{Optional: true, MarkdownDescription: desc,
+		NestedObject: rschema.NestedAttributeObject{Attributes: map[string]rschema.Attribute{
+			"key":    rschema.StringAttribute{Required: true, MarkdownDescription: "Taint key."},
+			"value":  rschema.StringAttribute{Optional: true, MarkdownDescription: "Taint value."},
+			"effect": rschema.StringAttribute{Required: true, MarkdownDescription: "`NoSchedule`, `PreferNoSchedule` or `NoExecute`."},
+		}},
 	}
 }
 
-var nodePoolSpecAttrNames = []string{"weight", "limits", "template", "disruption"}
+// budgetsAttr is disruption.budgets (nodepool.Budget).
+func budgetsAttr(desc string) rschema.ListNestedAttribute {
+	return rschema.ListNestedAttribute{Optional: true, MarkdownDescription: desc,
+		NestedObject: rschema.NestedAttributeObject{Attributes: map[string]rschema.Attribute{
+			"nodes": rschema.StringAttribute{Optional: true, MarkdownDescription: "How many nodes may be disrupted at once: an integer " +
+				"(`\"5\"`) or a percentage of the pool's nodes, rounded up (`\"10%\"`, the default)."},
+			"schedule": rschema.StringAttribute{Optional: true, MarkdownDescription: "When the budget becomes active: a standard 5-field " +
+				"cron expression in UTC (day of week 0–6 or sun–sat, no ranges that wrap), or `@yearly`, `@monthly`, `@weekly`, " +
+				"`@daily`, `@hourly`. Without a schedule the budget is always active. Requires `duration`."},
+			"duration": rschema.StringAttribute{Optional: true, MarkdownDescription: "How long the budget stays active after each " +
+				"schedule hit, e.g. `8h` or `1h30m` (hours and minutes only)."},
+			"reasons": rschema.ListAttribute{ElementType: types.StringType, Optional: true, MarkdownDescription: "The disruption " +
+				"reasons the budget limits: `Empty`, `Drifted`, `Underutilized`. Unset means all; an empty list means none."},
+		}},
+	}
+}
 
-// Preview building blocks shared by the resource and the data source.
-func disruptionPreviewAttrs() map[string]attr {
-	return map[string]attr{
-		"allowed_now": computed(kObjectList, "Allowed disruptions now, per reason (the minimum over the active budgets, minus nodes already disrupting).").with(map[string]attr{
-			"reason":         computed(kString, "`Empty`, `Drifted` or `Underutilized`."),
-			"allowed":        computed(kInt, "Nodes that may start disrupting for this reason now; null when unlimited."),
-			"unlimited":      computed(kBool, "Whether no active budget limits this reason."),
-			"budget_indexes": computed(kIntList, "Indexes into `disruption.budgets` of the budgets that set the allowance (0-based)."),
-		}),
-		"timeline": computed(kObjectList, "The next 7 days (UTC): intervals over which each reason's allowance is constant, merged and sorted.").with(map[string]attr{
-			"reason":         computed(kString, "`Empty`, `Drifted` or `Underutilized`."),
-			"start":          computed(kString, "Start of the interval, inclusive (RFC 3339)."),
-			"end":            computed(kString, "End of the interval, exclusive (RFC 3339)."),
-			"allowed":        computed(kInt, "Nodes that may be disrupted; null when unlimited."),
-			"unlimited":      computed(kBool, "Whether no active budget limits the reason in the interval."),
-			"budget_indexes": computed(kIntList, "Indexes of the budgets that set the allowance (0-based)."),
-			"description":    computed(kString, "E.g. `Mon 09:00–17:00 UTC: 0 (budget #2)` (budgets numbered from 1)."),
-		}),
+// nodePoolSpecAttrs are the attributes of nodepool.NodePool.
+func nodePoolSpecAttrs() map[string]rschema.Attribute {
+	return map[string]rschema.Attribute{
+		"weight": rschema.Int64Attribute{Optional: true, MarkdownDescription: "Priority among NodePools when several can schedule a pod (1–100)."},
+		"limits": rschema.MapAttribute{ElementType: types.StringType, Optional: true, MarkdownDescription: "Upper bounds on the " +
+			"pool's total resources as Kubernetes quantities, e.g. `{ cpu = \"1000\", memory = \"1000Gi\" }`."},
+		"template": rschema.SingleNestedAttribute{Required: true, MarkdownDescription: "The nodes the pool launches. Changing labels, " +
+			"annotations, taints, startup taints, the node class, `expire_after` or `termination_grace_period` drifts every existing " +
+			"node; changing requirements drifts only the nodes they exclude.",
+			Attributes: map[string]rschema.Attribute{
+				"labels":      rschema.MapAttribute{ElementType: types.StringType, Optional: true, MarkdownDescription: "Labels of the launched nodes."},
+				"annotations": rschema.MapAttribute{ElementType: types.StringType, Optional: true, MarkdownDescription: "Annotations of the launched nodes."},
+				"node_class_ref": rschema.SingleNestedAttribute{Required: true,
+					MarkdownDescription: "The AKSNodeClass the nodes use. `group` and `kind` cannot change.",
+					Attributes: map[string]rschema.Attribute{
+						"group": rschema.StringAttribute{Required: true, MarkdownDescription: "API group, `karpenter.azure.com`."},
+						"kind":  rschema.StringAttribute{Required: true, MarkdownDescription: "Kind, `AKSNodeClass`."},
+						"name":  rschema.StringAttribute{Required: true, MarkdownDescription: "Name, e.g. `default`."},
+					},
+				},
+				"requirements": rschema.ListNestedAttribute{Optional: true,
+					MarkdownDescription: "Node selector requirements on instance types and labels (at most 100).",
+					NestedObject: rschema.NestedAttributeObject{Attributes: map[string]rschema.Attribute{
+						"key": rschema.StringAttribute{Required: true,
+							MarkdownDescription: "Label key, e.g. `karpenter.sh/capacity-type` or `karpenter.azure.com/sku-family`."},
+						"operator": rschema.StringAttribute{Required: true,
+							MarkdownDescription: "`In`, `NotIn`, `Exists`, `DoesNotExist`, `Gt`, `Lt`, `Gte` or `Lte`."},
+						"values": rschema.ListAttribute{ElementType: types.StringType, Optional: true, MarkdownDescription: "Values: at " +
+							"least one for `In`; exactly one non-negative integer for `Gt`, `Lt`, `Gte`, `Lte`."},
+						"min_values": rschema.Int64Attribute{Optional: true,
+							MarkdownDescription: "Minimum number of distinct values that must stay schedulable (1–50)."},
+					}},
+				},
+				"taints":         taintListAttr("Taints of the launched nodes."),
+				"startup_taints": taintListAttr("Taints applied at start-up and expected to be removed by a DaemonSet."),
+				"expire_after": rschema.StringAttribute{Optional: true, MarkdownDescription: "Node lifetime, e.g. `720h` (the default) " +
+					"or `Never`. Expiry is forceful: budgets do not delay it."},
+				"termination_grace_period": rschema.StringAttribute{Optional: true,
+					MarkdownDescription: "How long a node may drain before it is forcibly deleted, e.g. `48h`."},
+			},
+		},
+		"disruption": rschema.SingleNestedAttribute{Optional: true, MarkdownDescription: "Voluntary disruption: consolidation and budgets.",
+			Attributes: map[string]rschema.Attribute{
+				"consolidation_policy": rschema.StringAttribute{Optional: true,
+					MarkdownDescription: "`WhenEmptyOrUnderutilized` (default) or `WhenEmpty`."},
+				"consolidate_after": rschema.StringAttribute{Optional: true, MarkdownDescription: "How long a node must be empty or " +
+					"underutilized before it is consolidated, e.g. `30s`, `10m`, or `Never`. Required on AKS."},
+				"budgets": budgetsAttr("Budgets rate-limit voluntary disruption; the allowance is the minimum over the active budgets. " +
+					"Unset means one `10%` budget; an empty list means unlimited disruption."),
+			},
+		},
+	}
+}
+
+// disruptionPreviewAttrs are the preview building blocks shared by the
+// resource and the data source.
+func disruptionPreviewAttrs() map[string]rschema.Attribute {
+	return map[string]rschema.Attribute{
+		"allowed_now": rschema.ListNestedAttribute{Computed: true, MarkdownDescription: "Allowed disruptions now, per reason (the " +
+			"minimum over the active budgets, minus nodes already disrupting).",
+			NestedObject: rschema.NestedAttributeObject{Attributes: map[string]rschema.Attribute{
+				"reason":    rschema.StringAttribute{Computed: true, MarkdownDescription: "`Empty`, `Drifted` or `Underutilized`."},
+				"allowed":   rschema.Int64Attribute{Computed: true, MarkdownDescription: "Nodes that may start disrupting for this reason now; null when unlimited."},
+				"unlimited": rschema.BoolAttribute{Computed: true, MarkdownDescription: "Whether no active budget limits this reason."},
+				"budget_indexes": rschema.ListAttribute{ElementType: types.Int64Type, Computed: true,
+					MarkdownDescription: "Indexes into `disruption.budgets` of the budgets that set the allowance (0-based)."},
+			}},
+		},
+		"timeline": rschema.ListNestedAttribute{Computed: true, MarkdownDescription: "The next 7 days (UTC): intervals over which " +
+			"each reason's allowance is constant, merged and sorted.",
+			NestedObject: rschema.NestedAttributeObject{Attributes: map[string]rschema.Attribute{
+				"reason":    rschema.StringAttribute{Computed: true, MarkdownDescription: "`Empty`, `Drifted` or `Underutilized`."},
+				"start":     rschema.StringAttribute{Computed: true, MarkdownDescription: "Start of the interval, inclusive (RFC 3339)."},
+				"end":       rschema.StringAttribute{Computed: true, MarkdownDescription: "End of the interval, exclusive (RFC 3339)."},
+				"allowed":   rschema.Int64Attribute{Computed: true, MarkdownDescription: "Nodes that may be disrupted; null when unlimited."},
+				"unlimited": rschema.BoolAttribute{Computed: true, MarkdownDescription: "Whether no active budget limits the reason in the interval."},
+				"budget_indexes": rschema.ListAttribute{ElementType: types.Int64Type, Computed: true,
+					MarkdownDescription: "Indexes of the budgets that set the allowance (0-based)."},
+				"description": rschema.StringAttribute{Computed: true,
+					MarkdownDescription: "E.g. `Mon 09:00–17:00 UTC: 0 (budget #2)` (budgets numbered from 1)."},
+			}},
+		},
 	}
 }
 
 type allowanceDoc struct {
-	Reason        string
-	Allowed       *int
-	Unlimited     bool
-	BudgetIndexes []int
+	Reason        string `json:"reason"`
+	Allowed       *int   `json:"allowed"`
+	Unlimited     bool   `json:"unlimited"`
+	BudgetIndexes []int  `json:"budget_indexes"`
 }
 
 type intervalDoc struct {
-	Reason, Start, End string
-	Allowed            *int
-	Unlimited          bool
-	BudgetIndexes      []int
-	Description        string
+	Reason        string `json:"reason"`
+	Start         string `json:"start"`
+	End           string `json:"end"`
+	Allowed       *int   `json:"allowed"`
+	Unlimited     bool   `json:"unlimited"`
+	BudgetIndexes []int  `json:"budget_indexes"`
+	Description   string `json:"description"`
 }
 
 type disruptionPreviewDoc struct {
-	AllowedNow []allowanceDoc
-	Timeline   []intervalDoc
+	AllowedNow []allowanceDoc `json:"allowed_now"`
+	Timeline   []intervalDoc  `json:"timeline"`
 }
 
 // previewSpan is how far the timeline and the expiry preview look ahead.

@@ -91,9 +91,9 @@ func TestPlacementPlanWarnings(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := struct {
-				Name              string
-				ResourceSelectors []placement.ResourceSelector
-				Policy            placement.Policy
+				Name              string                       `json:"name"`
+				ResourceSelectors []placement.ResourceSelector `json:"resource_selectors"`
+				Policy            placement.Policy             `json:"policy"`
 			}{"web", sel, c.policy}
 			diags := protocolPlan(t, "aks_fleet_placement", cfg)
 			warnings := strings.Join(warningsOf(diags), "\n")
@@ -111,9 +111,9 @@ func TestPlacementPlanWarnings(t *testing.T) {
 	}
 	// A satisfiable policy plans without warnings.
 	ok := struct {
-		Name              string
-		ResourceSelectors []placement.ResourceSelector
-		Policy            placement.Policy
+		Name              string                       `json:"name"`
+		ResourceSelectors []placement.ResourceSelector `json:"resource_selectors"`
+		Policy            placement.Policy             `json:"policy"`
 	}{"web", sel, placement.Policy{PlacementType: placement.PickN, NumberOfClusters: n(2)}}
 	if w := warningsOf(protocolPlan(t, "aks_fleet_placement", ok)); len(w) > 0 {
 		t.Fatalf("unexpected warnings: %v", w)
@@ -174,10 +174,7 @@ data "aks_fleet_placement_preview" "test" {
 func TestNodePoolPlanWarnings(t *testing.T) {
 	s := func(v string) *string { return &v }
 	pool := func(budgets ...nodepool.Budget) any {
-		return struct {
-			Cluster, Name string
-			nodepool.NodePool
-		}{"aks-east-prod-01", "default", nodepool.NodePool{
+		return nodePoolModel{Cluster: "aks-east-prod-01", Name: "default", NodePool: nodepool.NodePool{
 			Template:   nodepool.Template{NodeClassRef: nodepool.NodeClassRef{Group: "karpenter.azure.com", Kind: "AKSNodeClass", Name: "default"}},
 			Disruption: nodepool.Disruption{ConsolidateAfter: s("30s"), Budgets: budgets},
 		}}
@@ -211,10 +208,7 @@ func TestNodePoolPlanWarnings(t *testing.T) {
 // emptyBudgetsPool has `budgets = []`, which is not the same as unset.
 func emptyBudgetsPool() any {
 	ca := "30s"
-	return struct {
-		Cluster, Name string
-		nodepool.NodePool
-	}{"aks-east-prod-01", "default", nodepool.NodePool{
+	return nodePoolModel{Cluster: "aks-east-prod-01", Name: "default", NodePool: nodepool.NodePool{
 		Template:   nodepool.Template{NodeClassRef: nodepool.NodeClassRef{Group: "karpenter.azure.com", Kind: "AKSNodeClass", Name: "default"}},
 		Disruption: nodepool.Disruption{ConsolidateAfter: &ca, Budgets: []nodepool.Budget{}},
 	}}

@@ -1,4 +1,6 @@
-// Package field describes where in a configuration a rule was broken.
+// Package field describes where in a configuration a rule was broken (Error)
+// or a surprising but accepted setting lies (Warning): the one error type and
+// the one warning type of every engine.
 //
 // Engine validators report errors against attribute paths written in the
 // provider's snake_case vocabulary (for example

@@ -104,3 +104,13 @@ func TestPathRel(t *testing.T) {
 		t.Fatal("relative to the root")
 	}
 }
+
+func TestWarningString(t *testing.T) {
+	w := Warning{Path: Root("a").Index(1), ID: "some_warning", Message: "a[1] does nothing"}
+	if want := "a[1]: a[1] does nothing"; w.String() != want {
+		t.Fatalf("got %q want %q", w.String(), want)
+	}
+	if w := (Warning{ID: "root", Message: "m"}); w.String() != "m" {
+		t.Fatalf("a root warning renders its message alone, got %q", w.String())
+	}
+}

@@ -19,7 +19,7 @@ type Eligibility struct {
 
 func ineligible(why string) Eligibility { return Eligibility{Reason: "not eligible: " + why} }
 
-// CheckEligibility applies the Fleet scheduler's eligibility rules (placement.md §3)
+// CheckEligibility applies the Fleet scheduler's eligibility rules (designs/placement.md §3)
 // in Fleet's order: leaving, no agent status, stale heartbeat, not joined,
 // health unknown, unhealthy for longer than the tolerance.
 func CheckEligibility(c *Cluster, now time.Time) Eligibility {

@@ -27,7 +27,7 @@ func IsResourceProperty(name string) bool {
 	return len(name) >= len(ResourcePropertyPrefix) && name[:len(ResourcePropertyPrefix)] == ResourcePropertyPrefix
 }
 
-// Property looks up a property of the cluster as a quantity (placement.md §4).
+// Property looks up a property of the cluster as a quantity (designs/placement.md §4).
 // Resource properties read resource usage (`total` is the capacity); other
 // names read the reported properties. found is false when the cluster does not
 // have the property; err is set when the reported value is not a quantity.

@@ -1,6 +1,6 @@
 package nodepool
 
-// Defaults the API server applies to a NodePool (nap.md §3).
+// Defaults the API server applies to a NodePool (designs/nap.md §3).
 const (
 	// DefaultBudgetNodes is the nodes value of the default budget and of any
 	// budget that omits nodes.

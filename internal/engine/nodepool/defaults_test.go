@@ -5,24 +5,26 @@ import (
 	"testing"
 )
 
+// defaultsCases are NodePools with what WithDefaults makes of them.
+var defaultsCases = []struct {
+	name        string
+	in          NodePool
+	wantBudgets []Budget
+	wantPolicy  string
+	wantExpire  string
+}{
+	{"unset budgets get the 10% default", NodePool{}, []Budget{budget("10%")}, "WhenEmptyOrUnderutilized", "720h"},
+	{"explicitly empty budgets stay empty", NodePool{Disruption: Disruption{Budgets: []Budget{}}}, []Budget{}, "WhenEmptyOrUnderutilized", "720h"},
+	{"budget without nodes gets 10%", NodePool{Disruption: Disruption{Budgets: []Budget{{Schedule: sp("@daily"), Duration: sp("1h")}, budget("5")}}},
+		[]Budget{scheduled("10%", "@daily", "1h"), budget("5")}, "WhenEmptyOrUnderutilized", "720h"},
+	{"set values are kept", NodePool{
+		Template:   Template{ExpireAfter: sp("Never")},
+		Disruption: Disruption{ConsolidationPolicy: sp("WhenEmpty"), Budgets: []Budget{withReasons(budget("0"))}},
+	}, []Budget{withReasons(budget("0"))}, "WhenEmpty", "Never"},
+}
+
 func TestWithDefaults(t *testing.T) {
-	tests := []struct {
-		name        string
-		in          NodePool
-		wantBudgets []Budget
-		wantPolicy  string
-		wantExpire  string
-	}{
-		{"unset budgets get the 10% default", NodePool{}, []Budget{budget("10%")}, "WhenEmptyOrUnderutilized", "720h"},
-		{"explicitly empty budgets stay empty", NodePool{Disruption: Disruption{Budgets: []Budget{}}}, []Budget{}, "WhenEmptyOrUnderutilized", "720h"},
-		{"budget without nodes gets 10%", NodePool{Disruption: Disruption{Budgets: []Budget{{Schedule: sp("@daily"), Duration: sp("1h")}, budget("5")}}},
-			[]Budget{scheduled("10%", "@daily", "1h"), budget("5")}, "WhenEmptyOrUnderutilized", "720h"},
-		{"set values are kept", NodePool{
-			Template:   Template{ExpireAfter: sp("Never")},
-			Disruption: Disruption{ConsolidationPolicy: sp("WhenEmpty"), Budgets: []Budget{withReasons(budget("0"))}},
-		}, []Budget{withReasons(budget("0"))}, "WhenEmpty", "Never"},
-	}
-	for _, tt := range tests {
+	for _, tt := range defaultsCases {
 		t.Run(tt.name, func(t *testing.T) {
 			got := WithDefaults(tt.in)
 			if !reflect.DeepEqual(got.Disruption.Budgets, tt.wantBudgets) {

@@ -21,4 +21,21 @@
 //
 // No function reads a clock: every time-dependent function takes now (or
 // from) explicitly, and all schedules are evaluated in UTC.
+//
+// The package keeps the engine contract (see package enginetest): Validate,
+// ValidateUpdate, WithDefaults and Warnings, each in the file of the same
+// concern. Layout, one concern per file:
+//
+//	types.go          domain model and the well-known values of the API
+//	validation.go     Validate / ValidateUpdate / ValidateBudgets and the rule ids
+//	defaults.go       WithDefaults, DeepCopy and the default constants
+//	warnings.go       Warnings and the warning ids
+//	identity.go       ValidateIdentity: cluster and NodePool names
+//	labels.go         restricted and well-known label keys
+//	requirements.go   requirement compatibility with node labels
+//	schedule.go       cron parsing and static analysis of schedules
+//	budgets.go        budget evaluation (IsActive, AllowedDisruptions, ...)
+//	timeline.go       Timeline: the allowance over a time span
+//	expiry.go         Expiring: forceful expiration
+//	drift.go          Drift and ReplacementEstimate
 package nodepool

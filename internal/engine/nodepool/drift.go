@@ -54,7 +54,7 @@ type DriftResult struct {
 }
 
 // Drift classifies what changing a NodePool from before to after does to nodes
-// (nap.md §6), as Karpenter's drift controller would:
+// (designs/nap.md §6), as Karpenter's drift controller would:
 //
 //   - a change to a hash field — template labels, annotations, taints,
 //     startup taints, nodeClassRef, expireAfter or terminationGracePeriod,

@@ -8,105 +8,105 @@ import "time"
 // the defaults of WithDefaults), which is distinct from a set zero value.
 type NodePool struct {
 	// Weight orders NodePools for scheduling; nil means unset (treated as 0).
-	Weight *int32
+	Weight *int32 `json:"weight"`
 	// Limits bounds the total resources of the pool, as Kubernetes quantities
 	// keyed by resource name (cpu, memory, nodes, ...).
-	Limits map[string]string
+	Limits map[string]string `json:"limits"`
 	// Template describes the nodes the pool launches.
-	Template Template
+	Template Template `json:"template"`
 	// Disruption holds the behaviour of voluntary disruption.
-	Disruption Disruption
+	Disruption Disruption `json:"disruption"`
 }
 
 // Template is spec.template: metadata and spec of the NodeClaims the pool
 // launches. All of its fields except Requirements take part in the
 // NodePool hash, so changing them drifts every node (see Drift).
 type Template struct {
-	Labels       map[string]string
-	Annotations  map[string]string
-	NodeClassRef NodeClassRef
-	Requirements []Requirement
-	Taints       []Taint
+	Labels       map[string]string `json:"labels"`
+	Annotations  map[string]string `json:"annotations"`
+	NodeClassRef NodeClassRef      `json:"node_class_ref"`
+	Requirements []Requirement     `json:"requirements"`
+	Taints       []Taint           `json:"taints"`
 	// StartupTaints are applied at node start-up and expected to be removed
 	// by a DaemonSet.
-	StartupTaints []Taint
+	StartupTaints []Taint `json:"startup_taints"`
 	// ExpireAfter is a duration such as "720h" or "Never"; nil means default
 	// (720h).
-	ExpireAfter *string
+	ExpireAfter *string `json:"expire_after"`
 	// TerminationGracePeriod is a duration such as "30m"; nil means unset
 	// (wait indefinitely for pods to drain).
-	TerminationGracePeriod *string
+	TerminationGracePeriod *string `json:"termination_grace_period"`
 }
 
 // NodeClassRef references the provider NodeClass (on AKS an AKSNodeClass).
 // Group and Kind are immutable once created.
 type NodeClassRef struct {
-	Group string
-	Kind  string
-	Name  string
+	Group string `json:"group"`
+	Kind  string `json:"kind"`
+	Name  string `json:"name"`
 }
 
 // Requirement is a node selector requirement with optional minValues.
 type Requirement struct {
-	Key      string
-	Operator string
-	Values   []string
+	Key      string   `json:"key"`
+	Operator string   `json:"operator"`
+	Values   []string `json:"values"`
 	// MinValues is the minimum number of distinct values that must remain
 	// schedulable; nil means unset.
-	MinValues *int
+	MinValues *int `json:"min_values"`
 }
 
 // Taint is a Kubernetes taint.
 type Taint struct {
-	Key    string
-	Value  string
-	Effect string
+	Key    string `json:"key"`
+	Value  string `json:"value"`
+	Effect string `json:"effect"`
 }
 
 // Disruption is spec.disruption.
 type Disruption struct {
 	// ConsolidationPolicy is WhenEmpty or WhenEmptyOrUnderutilized (default).
-	ConsolidationPolicy *string
+	ConsolidationPolicy *string `json:"consolidation_policy"`
 	// ConsolidateAfter is a duration or "Never". Required on AKS.
-	ConsolidateAfter *string
+	ConsolidateAfter *string `json:"consolidate_after"`
 	// Budgets rate-limit voluntary disruption. nil means not set (defaults to
 	// a single 10% budget); a non-nil empty slice is an explicitly empty list,
 	// which means unlimited disruption.
-	Budgets []Budget
+	Budgets []Budget `json:"budgets"`
 }
 
 // Budget is one entry of spec.disruption.budgets.
 type Budget struct {
 	// Nodes is an integer ("5") or a percentage ("10%"); nil means default
 	// ("10%").
-	Nodes *string
+	Nodes *string `json:"nodes"`
 	// Schedule is a standard 5-field cron expression or macro, always in UTC.
-	Schedule *string
+	Schedule *string `json:"schedule"`
 	// Duration is how long the budget stays active after each schedule hit,
 	// e.g. "8h" or "1h30m".
-	Duration *string
+	Duration *string `json:"duration"`
 	// Reasons restricts the budget to some disruption reasons. nil means all
 	// reasons; a non-nil empty slice means none (the budget applies to
 	// nothing).
-	Reasons []string
+	Reasons []string `json:"reasons"`
 }
 
 // Node is an existing node launched by NAP for a NodePool.
 type Node struct {
-	Name     string
-	NodePool string
-	Labels   map[string]string
+	Name     string            `json:"name"`
+	NodePool string            `json:"node_pool"`
+	Labels   map[string]string `json:"labels"`
 	// CreatedAt is the creation time of the node (its NodeClaim), from which
 	// expiration is counted.
-	CreatedAt time.Time
+	CreatedAt time.Time `json:"created_at"`
 	// Ready is the node's Ready condition.
-	Ready bool
+	Ready bool `json:"ready"`
 	// MarkedForDeletion is true when the node is being deleted or has been
 	// chosen for disruption.
-	MarkedForDeletion bool
+	MarkedForDeletion bool `json:"marked_for_deletion"`
 	// DoNotDisrupt is true when the node carries karpenter.sh/do-not-disrupt:
 	// "true" (voluntary disruption skips it; expiration does not).
-	DoNotDisrupt bool
+	DoNotDisrupt bool `json:"do_not_disrupt"`
 }
 
 // Reason is a disruption reason that budgets can be scoped to.

@@ -10,6 +10,17 @@ import (
 	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
 )
 
+// RuleID names a validation rule. Every rule enforced by Validate and
+// ValidateUpdate has one, so callers and tests can find errors by rule: each
+// field.Error they return has ID string(rule), for use with
+// field.Errors.Has.
+type RuleID string
+
+// add appends the violation of rule id at p.
+func add(es *field.Errors, p field.Path, id RuleID, rule, fix string) {
+	*es = append(*es, field.Error{Path: p, ID: string(id), Rule: rule, Fix: fix})
+}
+
 // Validation rules. Each is enforced by one function of this file, named
 // after it (RuleWeightRange by validateWeight, and so on).
 const (
@@ -65,7 +76,7 @@ var TaintEffects = []string{TaintEffectNoSchedule, TaintEffectPreferNoSchedule, 
 // ConsolidationPolicies lists the valid consolidation policies.
 var ConsolidationPolicies = []string{ConsolidationPolicyWhenEmpty, ConsolidationPolicyWhenEmptyOrUnderutilized}
 
-// Validate checks np against every rule of nap.md §2: the CRD's admission
+// Validate checks np against every rule of designs/nap.md §2: the CRD's admission
 // rules, the AKS provider's, and the values Kubernetes admits but Karpenter
 // cannot evaluate (it would then fail closed and block disruption). It
 // validates np as written; defaults need not be applied first.

@@ -10,34 +10,38 @@ import (
 	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
 )
 
-// Kinds of warnings returned by Warnings.
+// Kinds of warnings returned by Warnings: the ID of each field.Warning.
 const (
 	// WarnEmptyBudgets: budgets = [] means unlimited disruption.
-	WarnEmptyBudgets WarningID = "empty_budgets"
+	WarnEmptyBudgets = "empty_budgets"
 	// WarnBlocksForever: an unscheduled nodes = "0" budget blocks voluntary
 	// disruption at all times.
-	WarnBlocksForever WarningID = "blocks_forever"
+	WarnBlocksForever = "blocks_forever"
 	// WarnNeverFires: a schedule that never fires makes its budget always
 	// active.
-	WarnNeverFires WarningID = "schedule_never_fires"
+	WarnNeverFires = "schedule_never_fires"
 	// WarnDurationCoversPeriod: duration >= the longest gap between schedule
 	// hits makes the budget always active.
-	WarnDurationCoversPeriod WarningID = "duration_covers_period"
+	WarnDurationCoversPeriod = "duration_covers_period"
 	// WarnNeverActive: a duration of 0 makes the budget never active.
-	WarnNeverActive WarningID = "never_active"
+	WarnNeverActive = "never_active"
 	// WarnReasonsEmpty: reasons = [] makes the budget apply to nothing.
-	WarnReasonsEmpty WarningID = "reasons_empty"
+	WarnReasonsEmpty = "reasons_empty"
 	// WarnCannotRaise: a scheduled budget next to an always-active,
 	// at-least-as-strict budget has no effect (the "weekend only" pattern).
-	WarnCannotRaise WarningID = "scheduled_budget_cannot_raise"
+	WarnCannotRaise = "scheduled_budget_cannot_raise"
 	// WarnUnlimitedOutsideWindows: every budget of a reason is scheduled, so
 	// disruption is unlimited whenever none is active (the "gradual"
 	// pattern).
-	WarnUnlimitedOutsideWindows WarningID = "unlimited_outside_windows"
+	WarnUnlimitedOutsideWindows = "unlimited_outside_windows"
 	// WarnReasonUnbudgeted: no budget applies to a reason, so it is
 	// unlimited at all times.
-	WarnReasonUnbudgeted WarningID = "reason_unbudgeted"
+	WarnReasonUnbudgeted = "reason_unbudgeted"
 )
+
+func newWarning(p field.Path, id, msg string) field.Warning {
+	return field.Warning{Path: p, ID: id, Message: msg}
+}
 
 // budgetFacts is the static analysis of one (defaulted, valid) budget.
 type budgetFacts struct {
@@ -57,17 +61,17 @@ type budgetFacts struct {
 
 func (f budgetFacts) zero() bool { return f.n == 0 }
 
-// Warnings returns the accepted-but-surprising aspects of np (nap.md §2),
+// Warnings returns the accepted-but-surprising aspects of np (designs/nap.md §2),
 // each saying what actually happens. It needs no clock: schedules are
 // analysed over their whole cycle. Budgets that fail Validate are ignored.
-func Warnings(np NodePool) []Warning {
+func Warnings(np NodePool) []field.Warning {
 	bp := field.Root("disruption").Child("budgets")
 	if np.Disruption.Budgets != nil && len(np.Disruption.Budgets) == 0 {
-		return []Warning{newWarning(bp, WarnEmptyBudgets,
+		return []field.Warning{newWarning(bp, WarnEmptyBudgets,
 			"budgets is explicitly empty, so no budget limits voluntary disruption: Karpenter may disrupt every node of the pool at once (Empty, Drifted and Underutilized are unlimited). Remove the attribute to get the default budget (nodes = \"10%\")")}
 	}
 	budgets := WithDefaults(np).Disruption.Budgets
-	var ws []Warning
+	var ws []field.Warning
 	var facts []budgetFacts
 	for i, b := range budgets {
 		f, ok := analyzeBudget(i, b)
@@ -144,8 +148,8 @@ func analyzeBudget(i int, b Budget) (budgetFacts, bool) {
 // cannotRaiseWarnings finds scheduled budgets that can never lower the
 // allowance below an always-active budget of the same reasons: they cannot
 // "open" a window, because budgets only restrict.
-func cannotRaiseWarnings(bp field.Path, facts []budgetFacts) []Warning {
-	var ws []Warning
+func cannotRaiseWarnings(bp field.Path, facts []budgetFacts) []field.Warning {
+	var ws []field.Warning
 	for _, s := range facts {
 		if s.always || s.never {
 			continue
@@ -207,7 +211,7 @@ func nodesPhrase(f budgetFacts) string {
 
 // unlimitedWarnings reports reasons that some time (or always) have no
 // active budget, grouping reasons with the same applicable budgets.
-func unlimitedWarnings(bp field.Path, facts []budgetFacts, nBudgets int) []Warning {
+func unlimitedWarnings(bp field.Path, facts []budgetFacts, nBudgets int) []field.Warning {
 	groups := map[string][]Reason{}
 	var order []string
 	applicable := map[string][]budgetFacts{}
@@ -227,7 +231,7 @@ func unlimitedWarnings(bp field.Path, facts []budgetFacts, nBudgets int) []Warni
 		groups[key] = append(groups[key], r)
 		applicable[key] = fs
 	}
-	var ws []Warning
+	var ws []field.Warning
 	for _, key := range order {
 		reasons, fs := groups[key], applicable[key]
 		if len(fs) == 0 {

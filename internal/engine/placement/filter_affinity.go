@@ -49,7 +49,7 @@ func (t requiredTerm) matches(cl *fleet.Cluster) (bool, error) {
 	return t.props.Matches(cl)
 }
 
-// matchesRequired ORs the required terms (placement.md §4); no terms match everything.
+// matchesRequired ORs the required terms (designs/placement.md §4); no terms match everything.
 func matchesRequired(terms []requiredTerm, cl *fleet.Cluster) (bool, error) {
 	if len(terms) == 0 {
 		return true, nil

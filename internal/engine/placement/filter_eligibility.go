@@ -2,7 +2,7 @@ package placement
 
 import "github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 
-// filterEligibility is Fleet's ClusterEligibility filter (placement.md §3): a
+// filterEligibility is Fleet's ClusterEligibility filter (designs/placement.md §3): a
 // cluster that is leaving, has no agent status, a stale heartbeat, has not
 // joined, has unknown health or has been unhealthy too long is filtered out.
 // The reason is fleet.CheckEligibility's, e.g. "not eligible: heartbeat older than 5m".

@@ -6,7 +6,7 @@ import (
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 )
 
-// filterTaints is Fleet's TaintToleration filter (placement.md §3): every taint
+// filterTaints is Fleet's TaintToleration filter (designs/placement.md §3): every taint
 // of the cluster must be tolerated. The reason names the first taint that is
 // not, e.g. "taint dedicated=gpu:NoSchedule cannot be tolerated".
 func (c *cycle) filterTaints(i int) string {

@@ -4,7 +4,7 @@ import (
 	"sort"
 )
 
-// pickAll selects every cluster passing the filters (placement.md §6). While
+// pickAll selects every cluster passing the filters (designs/placement.md §6). While
 // the policy is unchanged the clusters already held stay selected even if
 // they no longer pass ("IgnoredDuringExecution").
 func (c *cycle) pickAll(held []bool, changed bool) (Result, error) {
@@ -53,7 +53,7 @@ func (c *cycle) pickFixed(names []string) Result {
 	return result(ds, requested)
 }
 
-// pickN runs PickN (placement.md §5–§7).
+// pickN runs PickN (designs/placement.md §5–§7).
 func (c *cycle) pickN(n int, held []bool, changed bool) (Result, error) {
 	nc := len(c.clusters)
 	reasons := make([]string, nc)

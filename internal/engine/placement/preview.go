@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// PlanPreview is what `terraform plan` shows for a placement (placement.md §8).
+// PlanPreview is what `terraform plan` shows for a placement (designs/placement.md §8).
 // (The function that builds it is Preview, so the type cannot share its name.)
 type PlanPreview struct {
 	// Selected are the selected clusters, by name.

@@ -7,15 +7,15 @@ import (
 
 // Rollout is a rollout strategy resolved for a number of selected clusters.
 type Rollout struct {
-	Type                     string
-	MaxUnavailable           int
-	MaxSurge                 int
-	UnavailablePeriodSeconds int
+	Type                     string `json:"type"`
+	MaxUnavailable           int    `json:"max_unavailable"`
+	MaxSurge                 int    `json:"max_surge"`
+	UnavailablePeriodSeconds int    `json:"unavailable_period_seconds"`
 }
 
 // ResolveRollout applies the defaults (RollingUpdate, 25%, 25%, 60s) and
 // resolves percentages against the selected count n as ceil(p × n / 100)
-// (placement.md §8). An External strategy has nothing to resolve.
+// (designs/placement.md §8). An External strategy has nothing to resolve.
 func ResolveRollout(strategy Strategy, selected int) Rollout {
 	s := WithDefaults(Spec{Strategy: strategy}).Strategy
 	out := Rollout{Type: s.Type}

@@ -9,7 +9,7 @@ import (
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 )
 
-// Schedule runs one scheduling cycle of the Fleet scheduler (placement.md §3–§7)
+// Schedule runs one scheduling cycle of the Fleet scheduler (designs/placement.md §3–§7)
 // for spec on the fleet f at time now. held are the clusters the placement
 // currently holds (nil on create) and opts.Prev the spec they were scheduled
 // with, which decides between a scale-only change and a policy change.

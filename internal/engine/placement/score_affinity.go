@@ -18,7 +18,7 @@ type preferredTerm struct {
 }
 
 // sorter holds a property sorter's value for every cluster of the fleet and
-// the extremes over all clusters that have the property (placement.md §5).
+// the extremes over all clusters that have the property (designs/placement.md §5).
 type sorter struct {
 	desc     bool
 	has      []bool
@@ -101,7 +101,7 @@ func (s *sorter) interpolate(i, weight int) int {
 	return int(math.Round(ratio * float64(weight)))
 }
 
-// affinityScore sums the preferred terms (placement.md §5): a term whose
+// affinityScore sums the preferred terms (designs/placement.md §5): a term whose
 // label selector does not match adds 0; a matching term adds its weight, or
 // the interpolated weight when it has a sorter.
 func affinityScore(terms []preferredTerm, cl *fleet.Cluster, i int) int {

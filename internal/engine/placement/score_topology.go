@@ -77,7 +77,7 @@ func specialCounts(counts []int) (smallest, second, largest int) {
 	return smallest, second, largest
 }
 
-// skewChange is Fleet's table (placement.md §5) for placing one more cluster
+// skewChange is Fleet's table (designs/placement.md §5) for placing one more cluster
 // in a domain holding count clusters:
 //
 //	largest == smallest                        +1

@@ -12,29 +12,51 @@ import (
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 )
 
-// Warnings returns the plan warnings of placement.md §8 for spec on fleet f:
+// Kinds of warnings returned by Warnings: the ID of each field.Warning.
+const (
+	// WarnClusterNotMember: a PickFixed cluster name that is not a member of
+	// the fleet gets nothing.
+	WarnClusterNotMember = "cluster_not_member"
+	// WarnClusterNotEligible: a PickFixed cluster that is a member but not
+	// eligible (left, unhealthy, stale heartbeat) gets nothing until it is.
+	WarnClusterNotEligible = "cluster_not_eligible"
+	// WarnPropertyNotInFleet: a required property selector or a preferred
+	// sorter reads a property no cluster reports, so the expression is false
+	// everywhere or the sorter adds nothing.
+	WarnPropertyNotInFleet = "property_not_in_fleet"
+	// WarnRequiredMatchesNone: no cluster matches any required affinity term,
+	// so the placement selects no cluster.
+	WarnRequiredMatchesNone = "required_affinity_matches_none"
+	// WarnPickNUnfulfilled: PickN asks for more clusters than it can pick.
+	WarnPickNUnfulfilled = "pick_n_unfulfilled"
+)
+
+// Warnings returns the plan warnings of designs/placement.md §8 for spec on fleet f:
 // a property that no cluster of the fleet has (with similar names that do
 // exist), an unfulfillable PickN, PickFixed names that are not members or not
 // eligible, and required affinity that matches no cluster. It assumes spec
 // validates; parts it cannot evaluate are skipped. r is the scheduling result
 // the warnings accompany (the one the plan previews).
-func Warnings(spec Spec, f *fleet.Fleet, r Result, now time.Time) []Warning {
+func Warnings(spec Spec, f *fleet.Fleet, r Result, now time.Time) []field.Warning {
 	s := WithDefaults(spec)
 	pol := s.Policy
 	pp := field.Root("policy")
-	var ws []Warning
+	var ws []field.Warning
 	clusters := sortedClusters(f)
 
 	switch pol.PlacementType {
 	case PickFixed:
 		c := &cycle{policy: pol, now: now, clusters: clusters}
 		for i, n := range pol.ClusterNames {
+			p := pp.Child("cluster_names").Index(i)
 			j, ok := c.index(n)
 			switch {
 			case !ok:
-				ws = append(ws, Warning{pp.Child("cluster_names").Index(i), fmt.Sprintf("cluster %q is not a member of the fleet; nothing is placed on it", n)})
+				ws = append(ws, field.Warning{Path: p, ID: WarnClusterNotMember,
+					Message: fmt.Sprintf("cluster %q is not a member of the fleet; nothing is placed on it", n)})
 			case c.filterEligibility(j) != "":
-				ws = append(ws, Warning{pp.Child("cluster_names").Index(i), fmt.Sprintf("cluster %q is %s; nothing is placed on it until it is eligible", n, c.filterEligibility(j))})
+				ws = append(ws, field.Warning{Path: p, ID: WarnClusterNotEligible,
+					Message: fmt.Sprintf("cluster %q is %s; nothing is placed on it until it is eligible", n, c.filterEligibility(j))})
 			}
 		}
 		return ws
@@ -55,25 +77,27 @@ func Warnings(spec Spec, f *fleet.Fleet, r Result, now time.Time) []Warning {
 				}
 			}
 			if !matched {
-				ws = append(ws, Warning{pp.Child("affinity").Child("required"), "no cluster of the fleet matches any required affinity term; the placement selects no cluster"})
+				ws = append(ws, field.Warning{Path: pp.Child("affinity").Child("required"), ID: WarnRequiredMatchesNone,
+					Message: "no cluster of the fleet matches any required affinity term; the placement selects no cluster"})
 			}
 		}
 	}
 
 	if pol.PlacementType == PickN && !r.Fulfilled {
-		ws = append(ws, Warning{pp.Child("number_of_clusters"), fmt.Sprintf("%d cluster(s) requested but only %d can be picked: %s", r.Requested, len(r.Selected), r.UnfulfilledMessage)})
+		ws = append(ws, field.Warning{Path: pp.Child("number_of_clusters"), ID: WarnPickNUnfulfilled,
+			Message: fmt.Sprintf("%d cluster(s) requested but only %d can be picked: %s", r.Requested, len(r.Selected), r.UnfulfilledMessage)})
 	}
 	return ws
 }
 
 // propertyWarnings flags properties read by required property selectors or
 // preferred sorters that no cluster of the fleet reports.
-func propertyWarnings(pol Policy, clusters []*fleet.Cluster) []Warning {
+func propertyWarnings(pol Policy, clusters []*fleet.Cluster) []field.Warning {
 	if pol.Affinity == nil {
 		return nil
 	}
 	known := fleetProperties(clusters)
-	var ws []Warning
+	var ws []field.Warning
 	check := func(p field.Path, name, effect string) {
 		if name == "" || known[name] {
 			return
@@ -82,7 +106,7 @@ func propertyWarnings(pol Policy, clusters []*fleet.Cluster) []Warning {
 		if similar := similarNames(name, known); len(similar) > 0 {
 			msg += fmt.Sprintf("; did you mean %s?", quoteJoin(similar))
 		}
-		ws = append(ws, Warning{p, msg})
+		ws = append(ws, field.Warning{Path: p, ID: WarnPropertyNotInFleet, Message: msg})
 	}
 	ap := field.Root("policy").Child("affinity")
 	for i, t := range pol.Affinity.Required {

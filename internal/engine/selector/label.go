@@ -30,15 +30,15 @@ var LabelOperators = []string{OpIn, OpNotIn, OpExists, OpDoesNotExist}
 // LabelSelector is a Kubernetes label selector: match_labels AND match_expressions.
 // The empty selector matches everything.
 type LabelSelector struct {
-	MatchLabels      map[string]string
-	MatchExpressions []LabelExpression
+	MatchLabels      map[string]string `json:"match_labels"`
+	MatchExpressions []LabelExpression `json:"match_expressions"`
 }
 
 // LabelExpression is one match_expressions entry.
 type LabelExpression struct {
-	Key      string
-	Operator string
-	Values   []string
+	Key      string   `json:"key"`
+	Operator string   `json:"operator"`
+	Values   []string `json:"values"`
 }
 
 // Validate applies Kubernetes' label selector validation. Paths are relative to the selector.

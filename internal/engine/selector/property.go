@@ -26,17 +26,17 @@ var PropertyOperators = []string{OpGt, OpGe, OpLt, OpLe, OpEq, OpNe}
 
 // PropertySelector is a Fleet property selector: all expressions must hold.
 type PropertySelector struct {
-	MatchExpressions []PropertyExpression
+	MatchExpressions []PropertyExpression `json:"match_expressions"`
 }
 
 // PropertyExpression compares one cluster property with one quantity.
 type PropertyExpression struct {
-	Name     string
-	Operator string
-	Values   []string
+	Name     string   `json:"name"`
+	Operator string   `json:"operator"`
+	Values   []string `json:"values"`
 }
 
-// Validate applies Fleet's property selector rules (placement.md §2): a known
+// Validate applies Fleet's property selector rules (designs/placement.md §2): a known
 // operator, exactly one value that parses as a quantity, well-formed resource
 // property names, and no contradictions between expressions on the same
 // property. Paths are relative to the selector.
@@ -181,7 +181,7 @@ func (s PropertySelector) Compile() (CompiledPropertySelector, error) {
 	return c, nil
 }
 
-// Matches reports whether every expression holds for the cluster (placement.md §4).
+// Matches reports whether every expression holds for the cluster (designs/placement.md §4).
 // A cluster that lacks a property does not match; a property whose reported
 // value is not a quantity is an error.
 func (c CompiledPropertySelector) Matches(cl *fleet.Cluster) (bool, error) {

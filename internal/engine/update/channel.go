@@ -66,7 +66,7 @@ func GAVersions(regions []fleet.Region, now time.Time) []Version {
 }
 
 // ChannelTarget resolves the Kubernetes version an auto-upgrade channel
-// targets (updates.md §5): Rapid is the newest patch of the newest GA minor N,
+// targets (designs/updates.md §5): Rapid is the newest patch of the newest GA minor N,
 // Stable the newest patch of minor N−1, TargetKubernetesVersion the newest
 // patch of the given minor. NodeImage targets node images only: ok is false.
 func ChannelTarget(channel, targetMinor string, ga []Version) (v Version, ok bool, err error) {

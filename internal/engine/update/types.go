@@ -1,8 +1,3 @@
-// Package update is the domain of fleet update orchestration: update
-// strategies (stages of groups), update runs (one rollout) and auto-upgrade
-// profiles (channels that generate runs), as modelled by the Azure Fleet
-// Manager ARM resources fleets/updateStrategies, fleets/updateRuns and
-// fleets/autoUpgradeProfiles.
 package update
 
 import "time"
@@ -51,122 +46,126 @@ const (
 
 // Strategy is an ordered list of stages; it holds no versions.
 type Strategy struct {
-	Stages []Stage
+	Stages []Stage `json:"stages"`
 }
 
 // Stage is a set of groups updated in parallel; stages run one after another.
 type Stage struct {
-	Name                    string
-	Groups                  []Group
-	AfterStageWaitInSeconds int
+	Name                    string  `json:"name"`
+	Groups                  []Group `json:"groups"`
+	AfterStageWaitInSeconds int     `json:"after_stage_wait_in_seconds"`
 	// MaxConcurrency is an integer or a percentage; empty means the default (50).
-	MaxConcurrency string
-	BeforeGates    []Gate
-	AfterGates     []Gate
+	MaxConcurrency string `json:"max_concurrency"`
+	BeforeGates    []Gate `json:"before_gates"`
+	AfterGates     []Gate `json:"after_gates"`
 }
 
 // Group is a named set of members (by their group) updated sequentially or up to MaxConcurrency at a time.
 type Group struct {
-	Name           string
-	MaxConcurrency string // empty means the default (1)
-	BeforeGates    []Gate
-	AfterGates     []Gate
+	Name           string `json:"name"`
+	MaxConcurrency string `json:"max_concurrency"` // empty means the default (1)
+	BeforeGates    []Gate `json:"before_gates"`
+	AfterGates     []Gate `json:"after_gates"`
 }
 
 // Gate is an approval gate before or after a stage or group.
 type Gate struct {
-	Type        string // Approval
-	DisplayName string
+	Type        string `json:"type"` // Approval
+	DisplayName string `json:"display_name"`
 }
 
 // ManagedClusterUpdate is what an update run applies.
 type ManagedClusterUpdate struct {
-	Upgrade            Upgrade
-	NodeImageSelection NodeImageSelection
+	Upgrade            Upgrade            `json:"upgrade"`
+	NodeImageSelection NodeImageSelection `json:"node_image_selection"`
 }
 
 // Upgrade is the kind of upgrade and, except for NodeImageOnly, its Kubernetes version.
 type Upgrade struct {
-	Type              string
-	KubernetesVersion string
+	Type              string `json:"type"`
+	KubernetesVersion string `json:"kubernetes_version"`
 }
 
 // NodeImageSelection chooses node image versions.
 type NodeImageSelection struct {
-	Type                    string
-	CustomNodeImageVersions []string
+	Type                    string   `json:"type"`
+	CustomNodeImageVersions []string `json:"custom_node_image_versions"`
 }
 
 // RunSpec is an update run: what, and in which order (an inline strategy, a
 // referenced strategy copied at creation, or neither: every member one by one).
 type RunSpec struct {
-	UpdateStrategyID     string
-	Strategy             *Strategy
-	ManagedClusterUpdate ManagedClusterUpdate
+	UpdateStrategyID     string               `json:"update_strategy_id"`
+	Strategy             *Strategy            `json:"strategy"`
+	ManagedClusterUpdate ManagedClusterUpdate `json:"managed_cluster_update"`
 }
 
 // SkipTarget names what a skip action skips.
 type SkipTarget struct {
-	Type string // Member, Group, Stage or AfterStageWait
-	Name string
+	Type string `json:"type"` // Member, Group, Stage or AfterStageWait
+	Name string `json:"name"`
 }
 
 // RunStatus is the observed progress of a run.
 type RunStatus struct {
-	State   string
-	Message string
-	Stages  []StageStatus
+	State   string        `json:"state"`
+	Message string        `json:"message"`
+	Stages  []StageStatus `json:"stages"`
 	// SelectedNodeImageVersions are the versions chosen for a Consistent selection, per image family.
-	SelectedNodeImageVersions map[string]string
-	StartTime, EndTime        time.Time
+	SelectedNodeImageVersions map[string]string `json:"selected_node_image_versions"`
+	StartTime                 time.Time         `json:"start_time"`
+	EndTime                   time.Time         `json:"end_time"`
 }
 
 // StageStatus is the progress of one stage.
 type StageStatus struct {
-	Name    string
-	State   string
-	Message string
-	Groups  []GroupStatus
+	Name    string        `json:"name"`
+	State   string        `json:"state"`
+	Message string        `json:"message"`
+	Groups  []GroupStatus `json:"groups"`
 	// AfterStageWait is the state of the wait after the stage.
-	AfterStageWait     string
-	StartTime, EndTime time.Time
+	AfterStageWait string    `json:"after_stage_wait"`
+	StartTime      time.Time `json:"start_time"`
+	EndTime        time.Time `json:"end_time"`
 }
 
 // GroupStatus is the progress of one group.
 type GroupStatus struct {
-	Name               string
-	State              string
-	Message            string
-	Members            []MemberStatus
-	StartTime, EndTime time.Time
+	Name      string         `json:"name"`
+	State     string         `json:"state"`
+	Message   string         `json:"message"`
+	Members   []MemberStatus `json:"members"`
+	StartTime time.Time      `json:"start_time"`
+	EndTime   time.Time      `json:"end_time"`
 }
 
 // MemberStatus is the progress of one member.
 type MemberStatus struct {
-	Name               string
-	State              string
-	Message            string
-	FromVersion        string
-	ToVersion          string
-	StartTime, EndTime time.Time
+	Name        string    `json:"name"`
+	State       string    `json:"state"`
+	Message     string    `json:"message"`
+	FromVersion string    `json:"from_version"`
+	ToVersion   string    `json:"to_version"`
+	StartTime   time.Time `json:"start_time"`
+	EndTime     time.Time `json:"end_time"`
 }
 
 // ProfileSpec is an auto-upgrade profile.
 type ProfileSpec struct {
-	Channel                 string
-	UpdateStrategyID        string
-	NodeImageSelectionType  string
-	Disabled                bool
-	TargetKubernetesVersion string
-	LongTermSupport         bool
+	Channel                 string `json:"channel"`
+	UpdateStrategyID        string `json:"update_strategy_id"`
+	NodeImageSelectionType  string `json:"node_image_selection_type"`
+	Disabled                bool   `json:"disabled"`
+	TargetKubernetesVersion string `json:"target_kubernetes_version"`
+	LongTermSupport         bool   `json:"long_term_support"`
 }
 
 // ProfileStatus records the profile's last trigger.
 type ProfileStatus struct {
-	LastTriggeredAt            time.Time
-	LastTriggerStatus          string
-	LastTriggerError           string
-	LastTriggerUpgradeVersions []string
+	LastTriggeredAt            time.Time `json:"last_triggered_at"`
+	LastTriggerStatus          string    `json:"last_trigger_status"`
+	LastTriggerError           string    `json:"last_trigger_error"`
+	LastTriggerUpgradeVersions []string  `json:"last_trigger_upgrade_versions"`
 	// LastRun is the update run the last trigger generated.
-	LastRun string
+	LastRun string `json:"last_run"`
 }

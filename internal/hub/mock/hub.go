@@ -4,18 +4,12 @@
 package mock
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/gob"
-	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
 	"time"
-
-	bolt "go.etcd.io/bbolt"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
@@ -154,12 +148,11 @@ func (h *Hub) scheduledFleet(ctx context.Context) (*fleet.Fleet, string, error) 
 // loadInventory decodes an inventory document into h.raw. Decoding YAML is by
 // far the slowest step (about half a second for 5,000 clusters), and
 // Terraform starts a new provider process for every command, so the decoded
-// document is kept in the state database under the file's SHA-256 and reused
-// until the file changes, with the time it was first loaded (the epoch node
-// ages count from). Only documents that passed validation are kept.
+// document is kept in the state database (snapshot.go) and reused until the
+// file changes, with the time it was first loaded (the epoch node ages count
+// from). Only documents that passed validation are kept.
 func (h *Hub) loadInventory(name string, data []byte) error {
-	sum := sha256.Sum256(data)
-	key := hex.EncodeToString(sum[:])
+	key := snapshotKey(data)
 	if snap, ok := h.cachedInventory(key); ok {
 		h.raw, h.epoch, h.trusted, h.fleet = snap.Raw, snap.Epoch, true, nil
 		return nil
@@ -173,39 +166,6 @@ func (h *Hub) loadInventory(name string, data []byte) error {
 		return err
 	}
 	h.raw, h.epoch, h.trusted, h.fleet = raw, epoch, true, nil
-	var buf bytes.Buffer
-	if gob.NewEncoder(&buf).Encode(inventorySnapshot{Raw: raw, Epoch: epoch}) == nil {
-		// Best effort: a failure to cache only costs the next command a re-parse.
-		_ = h.store.Update(func(tx *bolt.Tx) error {
-			_ = tx.DeleteBucket([]byte(bucketInventoryCache))
-			b, err := tx.CreateBucket([]byte(bucketInventoryCache))
-			if err != nil {
-				return err
-			}
-			return b.Put([]byte(key), buf.Bytes())
-		})
-	}
+	h.cacheInventory(key, inventorySnapshot{Raw: raw, Epoch: epoch})
 	return nil
-}
-
-// inventorySnapshot is a decoded inventory kept in the state database.
-type inventorySnapshot struct {
-	Raw   *rawInventory
-	Epoch time.Time
-}
-
-func (h *Hub) cachedInventory(key string) (inventorySnapshot, bool) {
-	var snap inventorySnapshot
-	found := false
-	_ = h.store.View(func(tx *bolt.Tx) error {
-		b := tx.Bucket([]byte(bucketInventoryCache))
-		if b == nil {
-			return nil
-		}
-		if v := b.Get([]byte(key)); v != nil {
-			found = gob.NewDecoder(bytes.NewReader(v)).Decode(&snap) == nil && snap.Raw != nil
-		}
-		return nil
-	})
-	return snap, found
 }

@@ -14,7 +14,7 @@ func nodePoolKey(cluster, name string) string { return cluster + nodePoolKeySep 
 // GetNodePool returns a stored NodePool with its live nodes: the member
 // cluster's NAP nodes from the inventory that belong to the pool.
 func (h *Hub) GetNodePool(ctx context.Context, cluster, name string) (*hub.NodePool, error) {
-	np, err := get[hub.NodePool](h.store, bucketNodePools, nodePoolKey(cluster, name))
+	np, rec, err := get[nodePoolRecord](h.store, bucketNodePools, nodePoolKey(cluster, name))
 	if err != nil {
 		return nil, err
 	}
@@ -22,23 +22,24 @@ func (h *Hub) GetNodePool(ctx context.Context, cluster, name string) (*hub.NodeP
 	if err != nil {
 		return nil, err
 	}
-	np.Status = nodePoolStatus(c, name)
-	return np, nil
+	return np.object(rec.meta(name), cluster, nodePoolStatus(c, name)), nil
 }
 
 // ApplyNodePool creates or updates a NodePool on a member cluster.
 func (h *Hub) ApplyNodePool(ctx context.Context, np hub.NodePool, pre Precondition) (*hub.NodePool, error) {
+	if err := checkName(np.Name); err != nil {
+		return nil, err
+	}
 	c, err := h.member(ctx, np.Cluster)
 	if err != nil {
 		return nil, err
 	}
-	np.Status = hub.NodePoolStatus{}
-	out, err := put[hub.NodePool](h.store, bucketNodePools, nodePoolKey(np.Cluster, np.Name), &np, pre, h.Now())
+	r := &nodePoolRecord{Spec: np.Spec}
+	rec, err := put(h.store, bucketNodePools, nodePoolKey(np.Cluster, np.Name), r, pre, h.Now())
 	if err != nil {
 		return nil, err
 	}
-	out.Status = nodePoolStatus(c, np.Name)
-	return out, nil
+	return r.object(rec.meta(np.Name), np.Cluster, nodePoolStatus(c, np.Name)), nil
 }
 
 // DeleteNodePool removes a NodePool.

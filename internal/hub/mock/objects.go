@@ -3,6 +3,7 @@ package mock
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -22,61 +23,79 @@ const (
 	maxObjectNameSize = 253
 )
 
-// metaObject is a hub object: a struct embedding hub.Meta.
-type metaObject[T any] interface {
-	*T
-	ObjectMeta() *hub.Meta
-}
-
-// loadTx reads an object and fills its metadata from the record.
-func loadTx[T any, PT metaObject[T]](tx *bolt.Tx, bucket, key string) (*T, error) {
-	rec, err := getRecord(tx, bucket, key)
-	if err != nil {
-		return nil, err
+// checkRecordType refuses to read or write a body of type R in bucket unless
+// recordTypes says the bucket holds R: a type missing from recordTypes would
+// escape the tag test and the migration.
+func checkRecordType[R any](bucket string) error {
+	if want, got := recordTypes[bucket], reflect.TypeFor[R](); want != got {
+		return fmt.Errorf("mock hub: bucket %s holds %v records, not %v", bucket, want, got)
 	}
-	obj := new(T)
-	if err := json.Unmarshal(rec.Body, obj); err != nil {
-		return nil, fmt.Errorf("mock hub state: %s/%s is corrupt: %w", bucket, key, err)
-	}
-	setMeta(PT(obj).ObjectMeta(), rec)
-	return obj, nil
-}
-
-func setMeta(m *hub.Meta, rec Record) {
-	m.ETag, m.Generation, m.CreatedAt, m.UpdatedAt = rec.ETag, rec.Generation, rec.CreatedAt, rec.UpdatedAt
-}
-
-// saveTx writes an object and updates its metadata from the new record.
-func saveTx[T any, PT metaObject[T]](tx *bolt.Tx, bucket, key string, obj PT, pre Precondition, now time.Time, specChanged bool) error {
-	rec, err := putTx(tx, bucket, key, obj, pre, now, specChanged)
-	if err != nil {
-		return err
-	}
-	setMeta(obj.ObjectMeta(), rec)
 	return nil
 }
 
-// get reads one object in its own transaction.
-func get[T any, PT metaObject[T]](s *Store, bucket, key string) (*T, error) {
-	var obj *T
-	err := s.View(func(tx *bolt.Tx) error {
-		var err error
-		obj, err = loadTx[T, PT](tx, bucket, key)
-		return err
-	})
-	return obj, err
+// loadTx reads bucket/key and decodes its body, a record of type R.
+func loadTx[R any](tx *bolt.Tx, bucket, key string) (*R, Record, error) {
+	if err := checkRecordType[R](bucket); err != nil {
+		return nil, Record{}, err
+	}
+	rec, err := getRecord(tx, bucket, key)
+	if err != nil {
+		return nil, Record{}, err
+	}
+	body := new(R)
+	if err := json.Unmarshal(rec.Body, body); err != nil {
+		return nil, Record{}, fmt.Errorf("mock hub state: %s/%s is corrupt: %w", bucket, key, err)
+	}
+	return body, rec, nil
 }
 
-// put stores an object's specification in its own transaction.
-func put[T any, PT metaObject[T]](s *Store, bucket, key string, obj PT, pre Precondition, now time.Time) (*T, error) {
-	if err := checkName(key); err != nil {
-		return nil, err
+// saveTx writes body, a record of type R, under bucket/key and returns the new envelope.
+func saveTx[R any](tx *bolt.Tx, bucket, key string, body *R, pre Precondition, now time.Time, specChanged bool) (Record, error) {
+	if err := checkRecordType[R](bucket); err != nil {
+		return Record{}, err
 	}
-	err := s.Update(func(tx *bolt.Tx) error { return saveTx[T](tx, bucket, key, obj, pre, now, true) })
+	return putTx(tx, bucket, key, body, pre, now, specChanged)
+}
+
+// get reads one record in its own transaction.
+func get[R any](s *Store, bucket, key string) (*R, Record, error) {
+	var body *R
+	var rec Record
+	err := s.View(func(tx *bolt.Tx) error {
+		var err error
+		body, rec, err = loadTx[R](tx, bucket, key)
+		return err
+	})
+	return body, rec, err
+}
+
+// objectRecord is a record type that converts to hub object type O.
+type objectRecord[R, O any] interface {
+	*R
+	object(m hub.Meta) *O
+}
+
+// getObject reads the hub object stored under name in its own transaction.
+func getObject[O, R any, PR objectRecord[R, O]](s *Store, bucket, name string) (*O, error) {
+	r, rec, err := get[R](s, bucket, name)
 	if err != nil {
 		return nil, err
 	}
-	return (*T)(obj), nil
+	return PR(r).object(rec.meta(name)), nil
+}
+
+// put stores a record with a new specification in its own transaction.
+func put[R any](s *Store, bucket, key string, body *R, pre Precondition, now time.Time) (Record, error) {
+	if err := checkName(key); err != nil {
+		return Record{}, err
+	}
+	var rec Record
+	err := s.Update(func(tx *bolt.Tx) error {
+		var err error
+		rec, err = saveTx(tx, bucket, key, body, pre, now, true)
+		return err
+	})
+	return rec, err
 }
 
 func del(s *Store, bucket, key string, pre Precondition) error {

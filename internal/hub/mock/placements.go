@@ -36,30 +36,34 @@ func (h *Hub) GetPlacement(ctx context.Context, name string) (*hub.Placement, er
 		return nil, err
 	}
 	now := h.Now()
-	p, err := get[hub.Placement](h.store, bucketPlacements, name)
+	p, rec, err := get[placementRecord](h.store, bucketPlacements, name)
 	if err != nil {
 		return nil, err
 	}
 	if p.Status.ObservedFleet == fp {
-		return p, nil
+		return p.object(rec.meta(name)), nil
 	}
 	status, err := schedule(p.Spec, p, f, fp, now)
 	if err != nil {
 		return nil, err
 	}
 	err = h.store.Update(func(tx *bolt.Tx) error {
-		cur, err := loadTx[hub.Placement](tx, bucketPlacements, name)
+		cur, curRec, err := loadTx[placementRecord](tx, bucketPlacements, name)
 		if err != nil {
 			return err
 		}
-		if cur.ETag != p.ETag { // changed meanwhile: the writer already scheduled
-			p = cur
+		if curRec.ETag != rec.ETag { // changed meanwhile: the writer already scheduled
+			p, rec = cur, curRec
 			return nil
 		}
-		p.Status = withConditions(status, p.Status, p.Generation, now)
-		return saveTx[hub.Placement](tx, bucketPlacements, name, p, Precondition{}, now, false)
+		p.Status = withConditions(status, p.Status, rec.Generation, now)
+		rec, err = saveTx(tx, bucketPlacements, name, p, Precondition{}, now, false)
+		return err
 	})
-	return p, err
+	if err != nil {
+		return nil, err
+	}
+	return p.object(rec.meta(name)), nil
 }
 
 // ApplyPlacement stores the placement and runs the scheduler with sticky
@@ -73,30 +77,37 @@ func (h *Hub) ApplyPlacement(ctx context.Context, p hub.Placement, pre Precondit
 		return nil, err
 	}
 	now := h.Now()
+	r := &placementRecord{Spec: p.Spec}
+	var rec Record
 	err = h.store.Update(func(tx *bolt.Tx) error {
-		old, err := loadTx[hub.Placement](tx, bucketPlacements, p.Name)
+		old, oldRec, err := loadTx[placementRecord](tx, bucketPlacements, p.Name)
 		if err != nil && !errors.Is(err, ErrNotFound) {
+			return err
+		}
+		if err := checkPrecondition(pre, oldRec, old != nil); err != nil {
 			return err
 		}
 		status, err := schedule(p.Spec, old, f, fp, now)
 		if err != nil {
 			return err
 		}
-		var prevStatus hub.PlacementStatus
+		var prevStatus placementStatusRecord
 		if old != nil {
 			prevStatus = old.Status
 		}
-		p.Status = status
-		if err := saveTx[hub.Placement](tx, bucketPlacements, p.Name, &p, pre, now, true); err != nil {
+		// The first write counts the generation the status then reports as observed.
+		r.Status = status
+		if rec, err = saveTx(tx, bucketPlacements, p.Name, r, pre, now, true); err != nil {
 			return err
 		}
-		p.Status = withConditions(status, prevStatus, p.Generation, now)
-		return saveTx[hub.Placement](tx, bucketPlacements, p.Name, &p, Precondition{}, now, false)
+		r.Status = withConditions(status, prevStatus, rec.Generation, now)
+		rec, err = saveTx(tx, bucketPlacements, p.Name, r, Precondition{}, now, false)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &p, nil
+	return r.object(rec.meta(p.Name)), nil
 }
 
 // DeletePlacement removes a placement and its decisions.
@@ -105,7 +116,7 @@ func (h *Hub) DeletePlacement(_ context.Context, name string, pre Precondition) 
 }
 
 // schedule runs the engine for spec, holding what old holds.
-func schedule(spec placement.Spec, old *hub.Placement, f *fleet.Fleet, fp string, now time.Time) (hub.PlacementStatus, error) {
+func schedule(spec placement.Spec, old *placementRecord, f *fleet.Fleet, fp string, now time.Time) (placementStatusRecord, error) {
 	var held []string
 	var opts placement.ScheduleOptions
 	if old != nil {
@@ -116,9 +127,9 @@ func schedule(spec placement.Spec, old *hub.Placement, f *fleet.Fleet, fp string
 	}
 	res, err := placement.Schedule(spec, f, held, now, opts)
 	if err != nil {
-		return hub.PlacementStatus{}, err
+		return placementStatusRecord{}, err
 	}
-	return hub.PlacementStatus{
+	return placementStatusRecord{
 		ObservedFleet: fp,
 		Selected:      res.Selected,
 		Decisions:     res.Decisions,
@@ -142,9 +153,9 @@ func fleetFingerprint(f *fleet.Fleet, now time.Time) string {
 }
 
 // withConditions sets the Scheduled condition, keeping its transition time while its status is unchanged.
-func withConditions(s, prev hub.PlacementStatus, generation int64, now time.Time) hub.PlacementStatus {
+func withConditions(s, prev placementStatusRecord, generation int64, now time.Time) placementStatusRecord {
 	s.ObservedGeneration = generation
-	c := hub.Condition{Type: ConditionScheduled, Status: conditionStatusTrue, Reason: ReasonFulfilled, LastTransitionTime: now,
+	c := conditionRecord{Type: ConditionScheduled, Status: conditionStatusTrue, Reason: ReasonFulfilled, LastTransitionTime: now,
 		Message: "found all cluster needed as specified by the scheduling policy"}
 	if !s.Fulfilled {
 		c.Status, c.Reason, c.Message = conditionStatusFalse, ReasonUnfulfilled, s.Message
@@ -154,6 +165,6 @@ func withConditions(s, prev hub.PlacementStatus, generation int64, now time.Time
 			c.LastTransitionTime = pc.LastTransitionTime
 		}
 	}
-	s.Conditions = []hub.Condition{c}
+	s.Conditions = []conditionRecord{c}
 	return s
 }

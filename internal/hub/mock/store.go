@@ -38,7 +38,9 @@ var (
 	ErrPreconditionFailed = hub.ErrPreconditionFailed
 )
 
-// OpenStore prepares the database at path, creating it and its folder if needed.
+// OpenStore prepares the database at path, creating it and its folder if
+// needed, and checks its record format, migrating a database of an earlier
+// release (format.go).
 func OpenStore(path string) (*Store, error) {
 	if dir := filepath.Dir(path); dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -46,7 +48,7 @@ func OpenStore(path string) (*Store, error) {
 		}
 	}
 	s := &Store{path: path, LockTimeout: 2 * time.Minute}
-	if err := s.Update(func(tx *bolt.Tx) error { return nil }); err != nil {
+	if err := s.Update(func(tx *bolt.Tx) error { return checkFormat(tx, path) }); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -149,8 +151,8 @@ func putTx(tx *bolt.Tx, bucket, key string, body any, pre Precondition, now time
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return Record{}, err
 	}
-	if (pre.IfNoneMatch && exists) || (pre.IfMatch != "" && (!exists || old.ETag != pre.IfMatch)) {
-		return Record{}, ErrPreconditionFailed
+	if err := checkPrecondition(pre, old, exists); err != nil {
+		return Record{}, err
 	}
 	raw, err := json.Marshal(body)
 	if err != nil {
@@ -174,14 +176,25 @@ func putTx(tx *bolt.Tx, bucket, key string, body any, pre Precondition, now time
 	return rec, b.Put([]byte(key), enc)
 }
 
+// checkPrecondition checks pre against the stored record cur (exists false
+// when there is none). Writes check it before anything else, as HTTP
+// evaluates preconditions before the request: a stale ETag is reported as
+// such even when the write would also be refused for another reason.
+func checkPrecondition(pre Precondition, cur Record, exists bool) error {
+	if (pre.IfNoneMatch && exists) || (pre.IfMatch != "" && (!exists || cur.ETag != pre.IfMatch)) {
+		return ErrPreconditionFailed
+	}
+	return nil
+}
+
 // DeleteTx removes bucket/key inside tx, checking pre.
 func DeleteTx(tx *bolt.Tx, bucket, key string, pre Precondition) error {
 	old, err := getRecord(tx, bucket, key)
 	if err != nil {
 		return err
 	}
-	if pre.IfMatch != "" && old.ETag != pre.IfMatch {
-		return ErrPreconditionFailed
+	if err := checkPrecondition(pre, old, true); err != nil {
+		return err
 	}
 	return tx.Bucket([]byte(bucket)).Delete([]byte(key))
 }

@@ -15,12 +15,17 @@ import (
 
 // GetUpdateStrategy reads an update strategy.
 func (h *Hub) GetUpdateStrategy(_ context.Context, name string) (*hub.UpdateStrategy, error) {
-	return get[hub.UpdateStrategy](h.store, bucketStrategies, name)
+	return getObject[hub.UpdateStrategy, strategyRecord](h.store, bucketStrategies, name)
 }
 
 // PutUpdateStrategy creates or replaces an update strategy.
 func (h *Hub) PutUpdateStrategy(_ context.Context, s hub.UpdateStrategy, pre Precondition) (*hub.UpdateStrategy, error) {
-	return put[hub.UpdateStrategy](h.store, bucketStrategies, s.Name, &s, pre, h.Now())
+	r := &strategyRecord{Spec: s.Spec}
+	rec, err := put(h.store, bucketStrategies, s.Name, r, pre, h.Now())
+	if err != nil {
+		return nil, err
+	}
+	return r.object(rec.meta(s.Name)), nil
 }
 
 // DeleteUpdateStrategy removes an update strategy. Runs keep the copy they made.
@@ -28,61 +33,53 @@ func (h *Hub) DeleteUpdateStrategy(_ context.Context, name string, pre Precondit
 	return del(h.store, bucketStrategies, name, pre)
 }
 
-// runEvent is one action on a run. A run's progress is a function of its
-// events and the clock, so it advances between commands without a daemon.
-type runEvent struct {
-	Action  string              `json:"action"` // start, stop, skip
-	At      time.Time           `json:"at"`
-	Targets []update.SkipTarget `json:"targets,omitempty"`
-}
-
-type runEvents struct {
-	hub.Meta
-	Events []runEvent
-}
-
 // strategyName accepts a strategy name or its ARM id (…/updateStrategies/<name>).
 func strategyName(id string) string { return id[strings.LastIndex(id, "/")+1:] }
 
 // GetUpdateRun reads an update run.
 func (h *Hub) GetUpdateRun(_ context.Context, name string) (*hub.UpdateRun, error) {
-	return get[hub.UpdateRun](h.store, bucketRuns, name)
+	return getObject[hub.UpdateRun, runRecord](h.store, bucketRuns, name)
 }
 
 // PutUpdateRun creates a run (NotStarted) or changes one that has not started.
 // A referenced strategy is copied into the run when the run is created.
-func (h *Hub) PutUpdateRun(_ context.Context, r hub.UpdateRun, pre Precondition) (*hub.UpdateRun, error) {
-	if err := checkName(r.Name); err != nil {
+func (h *Hub) PutUpdateRun(_ context.Context, in hub.UpdateRun, pre Precondition) (*hub.UpdateRun, error) {
+	if err := checkName(in.Name); err != nil {
 		return nil, err
 	}
 	now := h.Now()
+	r := &runRecord{Spec: in.Spec, Status: update.RunStatus{State: update.StateNotStarted}}
+	var rec Record
 	err := h.store.Update(func(tx *bolt.Tx) error {
-		old, err := loadTx[hub.UpdateRun](tx, bucketRuns, r.Name)
-		switch {
-		case err == nil && old.Status.State != update.StateNotStarted:
-			return &hub.ConflictError{Object: "update run " + r.Name, Reason: fmt.Sprintf("the run is %s; only a NotStarted run can be changed", old.Status.State)}
-		case err != nil && !errors.Is(err, ErrNotFound):
+		old, oldRec, err := loadTx[runRecord](tx, bucketRuns, in.Name)
+		if err != nil && !errors.Is(err, ErrNotFound) {
 			return err
 		}
+		if err := checkPrecondition(pre, oldRec, old != nil); err != nil {
+			return err
+		}
+		if old != nil && old.Status.State != update.StateNotStarted {
+			return &hub.ConflictError{Object: "update run " + in.Name, Reason: fmt.Sprintf("the run is %s; only a NotStarted run can be changed", old.Status.State)}
+		}
 		switch {
-		case r.Spec.UpdateStrategyID != "" && r.Spec.Strategy != nil:
-			return fmt.Errorf("update run %s: set either an update strategy id or an inline strategy, not both", r.Name)
-		case r.Spec.UpdateStrategyID != "":
-			s, err := loadTx[hub.UpdateStrategy](tx, bucketStrategies, strategyName(r.Spec.UpdateStrategyID))
+		case in.Spec.UpdateStrategyID != "" && in.Spec.Strategy != nil:
+			return fmt.Errorf("update run %s: set either an update strategy id or an inline strategy, not both", in.Name)
+		case in.Spec.UpdateStrategyID != "":
+			s, _, err := loadTx[strategyRecord](tx, bucketStrategies, strategyName(in.Spec.UpdateStrategyID))
 			if err != nil {
-				return fmt.Errorf("update run %s: update strategy %q: %w", r.Name, r.Spec.UpdateStrategyID, err)
+				return fmt.Errorf("update run %s: update strategy %q: %w", in.Name, in.Spec.UpdateStrategyID, err)
 			}
 			r.ResolvedStrategy = &s.Spec
 		default:
-			r.ResolvedStrategy = r.Spec.Strategy
+			r.ResolvedStrategy = in.Spec.Strategy
 		}
-		r.Status = update.RunStatus{State: update.StateNotStarted}
-		return saveTx[hub.UpdateRun](tx, bucketRuns, r.Name, &r, pre, now, true)
+		rec, err = saveTx(tx, bucketRuns, in.Name, r, pre, now, true)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &r, nil
+	return r.object(rec.meta(in.Name)), nil
 }
 
 // DeleteUpdateRun removes a run and its history.
@@ -98,7 +95,8 @@ func (h *Hub) DeleteUpdateRun(_ context.Context, name string, pre Precondition) 
 	})
 }
 
-// Which states an action may start from (updates.md §4).
+// Which states an action may start from (designs/updates.md §4: Azure documents
+// the states for start; those for stop and skip are the mock's own choice).
 var actionFrom = map[string][]string{
 	"start": {update.StateNotStarted, update.StateStopped, update.StateFailed, update.StateCompleted},
 	"stop":  {update.StateRunning, update.StatePending},
@@ -137,14 +135,15 @@ func (h *Hub) SkipUpdateRun(_ context.Context, name string, targets []update.Ski
 func (h *Hub) runAction(name string, ev runEvent, pre Precondition, apply func(*update.RunStatus, time.Time)) (*hub.UpdateRun, error) {
 	now := h.Now()
 	ev.At = now
-	var run *hub.UpdateRun
+	var run *runRecord
+	var rec Record
 	err := h.store.Update(func(tx *bolt.Tx) error {
 		var err error
-		if run, err = loadTx[hub.UpdateRun](tx, bucketRuns, name); err != nil {
+		if run, rec, err = loadTx[runRecord](tx, bucketRuns, name); err != nil {
 			return err
 		}
-		if pre.IfMatch != "" && pre.IfMatch != run.ETag {
-			return ErrPreconditionFailed
+		if err := checkPrecondition(pre, rec, true); err != nil {
+			return err
 		}
 		allowed := false
 		for _, s := range actionFrom[ev.Action] {
@@ -153,26 +152,30 @@ func (h *Hub) runAction(name string, ev runEvent, pre Precondition, apply func(*
 		if !allowed {
 			return &hub.ConflictError{Object: "update run " + name, Reason: fmt.Sprintf("cannot %s a run that is %s", ev.Action, run.Status.State)}
 		}
-		events, err := loadTx[runEvents](tx, bucketRunEvents, name)
+		events, _, err := loadTx[runEventsRecord](tx, bucketRunEvents, name)
 		if errors.Is(err, ErrNotFound) {
-			events, err = &runEvents{}, nil
+			events, err = &runEventsRecord{}, nil
 		}
 		if err != nil {
 			return err
 		}
 		events.Events = append(events.Events, ev)
-		if err := saveTx[runEvents](tx, bucketRunEvents, name, events, Precondition{}, now, true); err != nil {
+		if _, err := saveTx(tx, bucketRunEvents, name, events, Precondition{}, now, true); err != nil {
 			return err
 		}
 		apply(&run.Status, now)
-		return saveTx[hub.UpdateRun](tx, bucketRuns, name, run, Precondition{}, now, false)
+		rec, err = saveTx(tx, bucketRuns, name, run, Precondition{}, now, false)
+		return err
 	})
-	return run, err
+	if err != nil {
+		return nil, err
+	}
+	return run.object(rec.meta(name)), nil
 }
 
 // GetAutoUpgradeProfile reads an auto-upgrade profile.
 func (h *Hub) GetAutoUpgradeProfile(_ context.Context, name string) (*hub.AutoUpgradeProfile, error) {
-	return get[hub.AutoUpgradeProfile](h.store, bucketProfiles, name)
+	return getObject[hub.AutoUpgradeProfile, profileRecord](h.store, bucketProfiles, name)
 }
 
 // PutAutoUpgradeProfile creates or replaces an auto-upgrade profile, keeping its trigger history.
@@ -181,22 +184,23 @@ func (h *Hub) PutAutoUpgradeProfile(_ context.Context, p hub.AutoUpgradeProfile,
 		return nil, err
 	}
 	now := h.Now()
+	r := &profileRecord{Spec: p.Spec}
+	var rec Record
 	err := h.store.Update(func(tx *bolt.Tx) error {
-		old, err := loadTx[hub.AutoUpgradeProfile](tx, bucketProfiles, p.Name)
+		old, _, err := loadTx[profileRecord](tx, bucketProfiles, p.Name)
 		switch {
 		case err == nil:
-			p.Status = old.Status
+			r.Status = old.Status
 		case !errors.Is(err, ErrNotFound):
 			return err
-		default:
-			p.Status = update.ProfileStatus{}
 		}
-		return saveTx[hub.AutoUpgradeProfile](tx, bucketProfiles, p.Name, &p, pre, now, true)
+		rec, err = saveTx(tx, bucketProfiles, p.Name, r, pre, now, true)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &p, nil
+	return r.object(rec.meta(p.Name)), nil
 }
 
 // DeleteAutoUpgradeProfile removes a profile. Runs it generated stay.
@@ -230,10 +234,23 @@ func (h *Hub) GenerateUpdateRun(ctx context.Context, profile string) (string, er
 	if mcu.NodeImageSelection.Type == "" {
 		mcu.NodeImageSelection.Type = update.NodeImageLatest
 	}
-	name := fmt.Sprintf("%s-%s", profile, now.UTC().Format("20060102-150405"))
-	_, err = h.PutUpdateRun(ctx, hub.UpdateRun{Meta: hub.Meta{Name: name}, Spec: update.RunSpec{UpdateStrategyID: p.Spec.UpdateStrategyID, ManagedClusterUpdate: mcu}}, Precondition{IfNoneMatch: true})
+	run := hub.UpdateRun{Spec: update.RunSpec{UpdateStrategyID: p.Spec.UpdateStrategyID, ManagedClusterUpdate: mcu}}
+	// Every call creates a new run, as the service does. Runs are named
+	// after the instant, and a fixed or fast clock gives several calls the
+	// same one: those get a counter.
+	base := fmt.Sprintf("%s-%s", profile, now.UTC().Format("20060102-150405"))
+	for n := 1; ; n++ {
+		run.Name = base
+		if n > 1 {
+			run.Name = fmt.Sprintf("%s-%d", base, n)
+		}
+		_, err = h.PutUpdateRun(ctx, run, Precondition{IfNoneMatch: true})
+		if !errors.Is(err, ErrPreconditionFailed) {
+			break
+		}
+	}
 	if err != nil {
 		return "", err
 	}
-	return name, nil
+	return run.Name, nil
 }

@@ -13,7 +13,7 @@ import (
 // intOrPercent is Fleet's pattern for maxUnavailable / maxSurge.
 var intOrPercent = regexp.MustCompile(`^((100|[0-9]{1,2})%|[0-9]+)$`)
 
-// Validate applies every admission rule of placement.md §2 that does not need
+// Validate applies every admission rule of designs/placement.md §2 that does not need
 // the previous spec (see ValidateUpdate for those). Paths use the provider's
 // attribute names, e.g. `policy.affinity.required[0].label_selector.match_expressions[1].operator`.
 func Validate(spec Spec) field.Errors {
@@ -29,19 +29,21 @@ func Validate(spec Spec) field.Errors {
 	return errs
 }
 
-// ValidatePolicy applies the rules of §2 to a scheduling policy and a rollout
+// ValidatePolicy applies the rules of designs/placement.md §2 to a scheduling policy and a rollout
 // strategy alone, for a what-if preview that places nothing.
 func ValidatePolicy(policy Policy, strategy Strategy) field.Errors {
 	s := WithDefaults(Spec{Policy: policy, Strategy: strategy})
 	return append(validatePolicy(s.Policy), validateStrategy(strategy)...)
 }
 
-// ValidateUpdate applies the rules that compare a new spec with the one it
-// replaces: the placement type is immutable (changing it means replacing the
-// placement) and tolerations may only be added. It does not repeat Validate.
+// ValidateUpdate validates new and the change from old: on top of Validate,
+// the placement type is immutable (changing it means replacing the
+// placement) and tolerations may only be added. It includes Validate(new),
+// as every engine's ValidateUpdate does, so that a caller checking an update
+// makes one call and reports each error once.
 func ValidateUpdate(old, new Spec) field.Errors {
 	o, n := defaultPolicy(old.Policy), defaultPolicy(new.Policy)
-	var errs field.Errors
+	errs := Validate(new)
 	if o.PlacementType != n.PlacementType {
 		errs = append(errs, field.Errorf(field.Root("policy").Child("placement_type"),
 			"The placement must be replaced to change its type.",

@@ -1,0 +1,74 @@
+// Package hubtest is the contract every hub implementation must honour,
+// written once as a test suite and run against each of them (the mock hub
+// today, the Azure hub when it exists), so that the provider can rely on the
+// same behaviour from all: errors.Is(err, hub.ErrNotFound) for a missing
+// object, hub.ErrPreconditionFailed for an ETag that does not hold, a
+// *hub.ConflictError for a write the object's state refuses, and what is
+// applied is what is read back.
+//
+// The suite uses only the hub.Hub interface. It needs a fleet of at least
+// two member clusters and takes their names from the hub, so it holds for
+// any fleet. Specifications are compared after the engine's WithDefaults on
+// both sides where the engine has one: a hub that fills in defaults, as a
+// real API server does, passes.
+package hubtest
+
+import (
+	"context"
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
+	"github.com/fleetform/terraform-provider-aks/internal/hub"
+)
+
+// Run runs the contract suite. newHub is called once per subtest and returns
+// a hub whose state holds none of the objects the suite writes (their names
+// start with "hubtest-").
+func Run(t *testing.T, newHub func(t *testing.T) hub.Hub) {
+	t.Run("objects", func(t *testing.T) { testObjects(t, newHub) })
+	t.Run("update run states", func(t *testing.T) { testRunStates(t, newHub(t)) })
+	t.Run("generated update runs", func(t *testing.T) { testGeneratedRuns(t, newHub(t)) })
+	t.Run("node pool round trip", func(t *testing.T) { testNodePoolRoundTrip(t, newHub(t)) })
+	t.Run("placement round trip", func(t *testing.T) { testPlacementRoundTrip(t, newHub(t)) })
+}
+
+// minMembers is how many member clusters the suite needs.
+const minMembers = 2
+
+// fleetOf returns the hub's fleet, failing the test when it is too small.
+func fleetOf(t *testing.T, h hub.Hub) *fleet.Fleet {
+	t.Helper()
+	f, err := h.Fleet(context.Background())
+	if err != nil {
+		t.Fatalf("Fleet: %v", err)
+	}
+	if len(f.Clusters) < minMembers {
+		t.Fatalf("the contract suite needs a fleet of at least %d member clusters, the hub has %d", minMembers, len(f.Clusters))
+	}
+	return f
+}
+
+// memberGroup is an update group of the fleet: the first member's, or
+// "default" when no member names one.
+func memberGroup(f *fleet.Fleet) string {
+	for _, c := range f.Clusters {
+		if c.Group != "" {
+			return c.Group
+		}
+	}
+	return "default"
+}
+
+// equal reports a difference between got and want, showing both as JSON.
+func equal(t *testing.T, what string, got, want any) bool {
+	t.Helper()
+	if reflect.DeepEqual(got, want) {
+		return true
+	}
+	g, _ := json.Marshal(got)
+	w, _ := json.Marshal(want)
+	t.Errorf("%s differs:\n got  %s\n want %s", what, g, w)
+	return false
+}

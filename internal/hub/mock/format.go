@@ -1,0 +1,46 @@
+package mock
+
+import (
+	"fmt"
+	"strconv"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// formatVersion is the version of the record format (records.go) this code
+// reads and writes. It is stored in the database under bucketMeta/formatKey.
+//
+// Version 1 is the first one stored. Databases of earlier releases carry no
+// version and name their fields after the Go fields of the hub types; they
+// are migrated when opened (migrate.go).
+const formatVersion = 1
+
+const formatKey = "format"
+
+// checkFormat runs when the store is opened, in the same transaction as any
+// migration, so a database is either fully migrated or untouched. A database
+// written by a newer provider is refused rather than read with fields this
+// code does not know, which the next write would drop.
+func checkFormat(tx *bolt.Tx, path string) error {
+	meta, err := tx.CreateBucketIfNotExists([]byte(bucketMeta))
+	if err != nil {
+		return err
+	}
+	v := meta.Get([]byte(formatKey))
+	if v == nil {
+		if err := migrateUnversioned(tx); err != nil {
+			return fmt.Errorf("mock hub state %s was written by an earlier release and cannot be migrated: %w; "+
+				"delete the file to start from an empty hub", path, err)
+		}
+		return meta.Put([]byte(formatKey), []byte(strconv.Itoa(formatVersion)))
+	}
+	n, err := strconv.Atoi(string(v))
+	switch {
+	case err != nil || n < 1:
+		return fmt.Errorf("mock hub state %s: format version %q is not a version this provider knows; the file is not a mock hub state", path, v)
+	case n > formatVersion:
+		return fmt.Errorf("mock hub state %s has format version %d, but this provider reads version %d at most: "+
+			"a newer version of the provider wrote it; upgrade the provider, or set another state_path", path, n, formatVersion)
+	}
+	return nil
+}

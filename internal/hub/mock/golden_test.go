@@ -1,0 +1,205 @@
+package mock
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/nodepool"
+	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
+	"github.com/fleetform/terraform-provider-aks/internal/engine/selector"
+	"github.com/fleetform/terraform-provider-aks/internal/engine/update"
+	"github.com/fleetform/terraform-provider-aks/internal/hub"
+)
+
+// The golden state file is a database of format 1 as this code writes it,
+// committed so that every later build must read it: a change that breaks
+// reading it changes the format, and needs a new version and a migration
+// rather than a new golden file. It is rewritten only on purpose:
+//
+//	go test ./internal/hub/mock -run TestGolden -update
+var updateGolden = flag.Bool("update", false, "rewrite "+goldenState+" from the fixtures of golden_test.go")
+
+const goldenState = "testdata/state-v1.db"
+
+const goldenInventory = `
+regions: [{ name: westeurope }]
+clusters:
+  - { name: member-a, region: westeurope, group: canary, labels: { env: prod } }
+  - { name: member-b, region: westeurope, group: prod, labels: { env: prod },
+      nap_nodes: [{ name: node-1, nodepool: general, age: 2h }] }
+  - { name: member-c, region: westeurope, group: prod, labels: { env: dev } }
+`
+
+func goldenHub(t *testing.T, statePath string) *Hub {
+	t.Helper()
+	inventory := filepath.Join(t.TempDir(), "fleet.yaml")
+	if err := os.WriteFile(inventory, []byte(goldenInventory), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h, err := New(Config{FleetFile: inventory, StatePath: statePath, Clock: ClockConfig{Mode: ClockFixed, Time: testNow}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// The fixtures: what the golden file was written from.
+var (
+	prodOnly = &placement.Affinity{Required: []placement.ClusterSelectorTerm{{LabelSelector: &selector.LabelSelector{MatchLabels: map[string]string{"env": "prod"}}}}}
+	webV1    = placement.Spec{
+		ResourceSelectors: []placement.ResourceSelector{{Version: "v1", Kind: "Namespace", Name: "web"}},
+		Policy:            placement.Policy{PlacementType: placement.PickN, NumberOfClusters: new(1), Affinity: prodOnly},
+	}
+	webV2 = placement.Spec{
+		ResourceSelectors: webV1.ResourceSelectors,
+		Policy:            placement.Policy{PlacementType: placement.PickN, NumberOfClusters: new(2), Affinity: prodOnly},
+		Strategy:          placement.Strategy{Type: placement.RollingUpdateStrategy, RollingUpdate: &placement.RollingUpdate{UnavailablePeriodSeconds: new(60)}},
+	}
+	everywhere = placement.Spec{
+		ResourceSelectors: []placement.ResourceSelector{{Version: "v1", Kind: "Namespace", Name: "monitoring"}},
+		Policy:            placement.Policy{Tolerations: []placement.Toleration{{Key: "dedicated", Operator: placement.TolerationOpExists}}},
+	}
+	general = nodepool.NodePool{
+		Limits: map[string]string{"cpu": "64"},
+		Template: nodepool.Template{
+			Labels:       map[string]string{"team": "web"},
+			NodeClassRef: nodepool.NodeClassRef{Group: "karpenter.azure.com", Kind: "AKSNodeClass", Name: "default"},
+			Requirements: []nodepool.Requirement{{Key: "karpenter.sh/capacity-type", Operator: nodepool.OperatorIn, Values: []string{"on-demand"}}},
+		},
+		Disruption: nodepool.Disruption{Budgets: []nodepool.Budget{{Nodes: new("20%")}}},
+	}
+	safe = update.Strategy{Stages: []update.Stage{
+		{Name: "canary", Groups: []update.Group{{Name: "canary"}}, AfterStageWaitInSeconds: 3600},
+		{Name: "prod", Groups: []update.Group{{Name: "prod", MaxConcurrency: "50%"}}},
+	}}
+	run1 = update.RunSpec{UpdateStrategyID: "safe", ManagedClusterUpdate: update.ManagedClusterUpdate{
+		Upgrade:            update.Upgrade{Type: update.UpgradeNodeImageOnly},
+		NodeImageSelection: update.NodeImageSelection{Type: update.NodeImageLatest},
+	}}
+	stable = update.ProfileSpec{Channel: update.ChannelStable, UpdateStrategyID: "safe"}
+)
+
+// writeGolden builds the golden state through the hub, as Terraform would.
+func writeGolden(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.db")
+	h := goldenHub(t, path)
+	ctx := context.Background()
+	create := Precondition{IfNoneMatch: true}
+	web, err := h.ApplyPlacement(ctx, hub.Placement{Meta: hub.Meta{Name: "web"}, Spec: webV1}, create)
+	must(t, err)
+	_, err = h.ApplyPlacement(ctx, hub.Placement{Meta: hub.Meta{Name: "web"}, Spec: webV2}, Precondition{IfMatch: web.ETag})
+	must(t, err)
+	_, err = h.ApplyPlacement(ctx, hub.Placement{Meta: hub.Meta{Name: "everywhere"}, Spec: everywhere}, create)
+	must(t, err)
+	_, err = h.ApplyNodePool(ctx, hub.NodePool{Meta: hub.Meta{Name: "general"}, Cluster: "member-b", Spec: general}, create)
+	must(t, err)
+	_, err = h.PutUpdateStrategy(ctx, hub.UpdateStrategy{Meta: hub.Meta{Name: "safe"}, Spec: safe}, create)
+	must(t, err)
+	_, err = h.PutUpdateRun(ctx, hub.UpdateRun{Meta: hub.Meta{Name: "run-1"}, Spec: run1}, create)
+	must(t, err)
+	_, err = h.StartUpdateRun(ctx, "run-1", Precondition{})
+	must(t, err)
+	_, err = h.SkipUpdateRun(ctx, "run-1", []update.SkipTarget{{Type: update.TargetGroup, Name: "canary"}}, Precondition{})
+	must(t, err)
+	_, err = h.PutAutoUpgradeProfile(ctx, hub.AutoUpgradeProfile{Meta: hub.Meta{Name: "stable"}, Spec: stable}, create)
+	must(t, err)
+
+	// Without the inventory snapshot (a cache, not part of the format) and
+	// compacted into a fresh file, so that the committed file is small.
+	src, err := bolt.Open(path, 0o600, nil)
+	must(t, err)
+	defer src.Close()
+	must(t, src.Update(func(tx *bolt.Tx) error { return tx.DeleteBucket([]byte(bucketInventoryCache)) }))
+	_ = os.Remove(goldenState)
+	dst, err := bolt.Open(goldenState, 0o644, nil)
+	must(t, err)
+	must(t, bolt.Compact(dst, src, 0))
+	must(t, dst.Close())
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestGolden(t *testing.T) {
+	if *updateGolden {
+		writeGolden(t)
+	}
+	data, err := os.ReadFile(goldenState)
+	must(t, err)
+	path := filepath.Join(t.TempDir(), "state.db")
+	must(t, os.WriteFile(path, data, 0o600))
+	h := goldenHub(t, path)
+	ctx := context.Background()
+	meta := func(name, etag string, generation int64) hub.Meta {
+		return hub.Meta{Name: name, ETag: etag, Generation: generation, CreatedAt: testNow, UpdatedAt: testNow}
+	}
+	scheduled := []hub.Condition{{Type: ConditionScheduled, Status: conditionStatusTrue, Reason: ReasonFulfilled,
+		Message: "found all cluster needed as specified by the scheduling policy", LastTransitionTime: testNow}}
+	picked := func(name string) placement.Decision {
+		return placement.Decision{ClusterName: name, Selected: true, Reason: placement.ReasonPicked}
+	}
+
+	// Placements are read as GetPlacement reads them when the fleet has not
+	// changed: the stored decisions, not a new scheduling cycle.
+	for _, want := range []hub.Placement{
+		{Meta: meta("web", `"4"`, 2), Spec: webV2, Status: hub.PlacementStatus{ObservedGeneration: 2,
+			Selected: []string{"member-a", "member-b"}, Requested: 2, Fulfilled: true, Conditions: scheduled,
+			Decisions: []placement.Decision{picked("member-a"), picked("member-b"), {ClusterName: "member-c", Reason: placement.ReasonNoRequiredMatch}}}},
+		{Meta: meta("everywhere", `"6"`, 1), Spec: everywhere, Status: hub.PlacementStatus{ObservedGeneration: 1,
+			Selected: []string{"member-a", "member-b", "member-c"}, Requested: -1, Fulfilled: true, Conditions: scheduled,
+			Decisions: []placement.Decision{picked("member-a"), picked("member-b"), picked("member-c")}}},
+	} {
+		r, rec, err := get[placementRecord](h.Store(), bucketPlacements, want.Name)
+		must(t, err)
+		same(t, "placement "+want.Name, r.object(rec.meta(want.Name)), &want)
+		if r.Status.ObservedFleet == "" || !reflect.DeepEqual(r.Status.Policy, want.Spec.Policy) {
+			t.Errorf("placement %s: scheduling state lost: policy %+v, fleet %q", want.Name, r.Status.Policy, r.Status.ObservedFleet)
+		}
+	}
+
+	np, err := h.GetNodePool(ctx, "member-b", "general")
+	must(t, err)
+	same(t, "NodePool", np.Meta, meta("general", `"1"`, 1))
+	same(t, "NodePool spec", np.Spec, general)
+	if np.Cluster != "member-b" || np.Status.Total != 1 {
+		t.Errorf("NodePool %s with %d nodes", np.Cluster, np.Status.Total)
+	}
+
+	strategy, err := h.GetUpdateStrategy(ctx, "safe")
+	must(t, err)
+	same(t, "strategy", strategy, &hub.UpdateStrategy{Meta: meta("safe", `"1"`, 1), Spec: safe})
+
+	run, err := h.GetUpdateRun(ctx, "run-1")
+	must(t, err)
+	same(t, "run", run, &hub.UpdateRun{Meta: meta("run-1", `"3"`, 1), Spec: run1, ResolvedStrategy: &safe,
+		Status: update.RunStatus{State: update.StateRunning, StartTime: testNow}})
+	events, rec, err := get[runEventsRecord](h.Store(), bucketRunEvents, "run-1")
+	must(t, err)
+	same(t, "run events", events, &runEventsRecord{Events: []runEvent{{Action: "start", At: testNow},
+		{Action: "skip", At: testNow, Targets: []update.SkipTarget{{Type: update.TargetGroup, Name: "canary"}}}}})
+	same(t, "run events envelope", rec.meta("run-1"), meta("run-1", `"2"`, 2))
+
+	profile, err := h.GetAutoUpgradeProfile(ctx, "stable")
+	must(t, err)
+	same(t, "profile", profile, &hub.AutoUpgradeProfile{Meta: meta("stable", `"1"`, 1), Spec: stable})
+}
+
+func same(t *testing.T, what string, got, want any) {
+	t.Helper()
+	if !reflect.DeepEqual(got, want) {
+		g, _ := json.Marshal(got)
+		w, _ := json.Marshal(want)
+		t.Errorf("%s read back differs:\n got  %s\n want %s", what, g, w)
+	}
+}

@@ -1,0 +1,183 @@
+package mock
+
+import (
+	"bytes"
+	"encoding"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Databases written before format 1 carry no version. Their bodies are the
+// hub objects themselves, encoded without json tags: every key is a Go field
+// name ("Spec", "NumberOfClusters"), and the object's metadata (hub.Meta's
+// fields, promoted into the body) repeats what the envelope holds. A NodePool
+// body also holds its cluster (part of the key) and a copy of its live status.
+// These lists are the earlier format, frozen: they must not follow later
+// changes of hub.Meta or hub.NodePool.
+var (
+	unversionedMetaKeys = []string{"Name", "ETag", "Generation", "CreatedAt", "UpdatedAt"}
+	unversionedDropped  = map[string][]string{bucketNodePools: {"Cluster", "Status"}}
+)
+
+// migrateUnversioned rewrites every object of an unversioned database into
+// format 1, inside the caller's transaction: keys renamed from Go field names
+// to json tags (renameKeys), then decoded strictly into the record type and
+// encoded again, so that a key the record type does not know fails the
+// migration instead of being dropped. Envelopes (ETags, generations, times)
+// are kept as they are. A new, empty database has nothing to migrate.
+func migrateUnversioned(tx *bolt.Tx) error {
+	for _, bucket := range sortedKeys(recordTypes) {
+		b := tx.Bucket([]byte(bucket))
+		if b == nil {
+			continue
+		}
+		migrated := map[string][]byte{}
+		err := b.ForEach(func(k, v []byte) error {
+			out, err := migrateRecord(bucket, v)
+			if err != nil {
+				return fmt.Errorf("%s/%s: %w", bucket, k, err)
+			}
+			migrated[string(k)] = out
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for k, v := range migrated { // bbolt forbids writes while iterating
+			if err := b.Put([]byte(k), v); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// migrateRecord rewrites one stored envelope of bucket into format 1.
+func migrateRecord(bucket string, stored []byte) ([]byte, error) {
+	var rec Record
+	if err := json.Unmarshal(stored, &rec); err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(rec.Body))
+	dec.UseNumber() // generations and counts come back exactly
+	var body map[string]any
+	if err := dec.Decode(&body); err != nil {
+		return nil, err
+	}
+	for _, k := range append(unversionedMetaKeys, unversionedDropped[bucket]...) {
+		delete(body, k)
+	}
+	t := recordTypes[bucket]
+	renamed, err := renameKeys(t, body, "body")
+	if err != nil {
+		return nil, err
+	}
+	raw, err := json.Marshal(renamed)
+	if err != nil {
+		return nil, err
+	}
+	strict := json.NewDecoder(bytes.NewReader(raw))
+	strict.DisallowUnknownFields()
+	typed := reflect.New(t).Interface()
+	if err := strict.Decode(typed); err != nil {
+		return nil, err
+	}
+	if rec.Body, err = json.Marshal(typed); err != nil {
+		return nil, err
+	}
+	return json.Marshal(rec)
+}
+
+var (
+	jsonUnmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
+)
+
+// renameKeys returns v, the JSON value encoding/json writes for a value of
+// type t, with the key of every struct field renamed from its Go field name
+// to its json name. It walks t and v together: map keys (labels, limits) are
+// data and stay as they are; values of types that decode themselves
+// (time.Time) are left alone; a key that names no field of t is an error, so
+// that nothing is dropped unnoticed. at locates v in error messages.
+func renameKeys(t reflect.Type, v any, at string) (any, error) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if pt := reflect.PointerTo(t); pt.Implements(jsonUnmarshalerType) || pt.Implements(textUnmarshalerType) {
+		return v, nil
+	}
+	var err error
+	switch val := v.(type) {
+	case map[string]any:
+		if t.Kind() == reflect.Map {
+			for k, e := range val {
+				if val[k], err = renameKeys(t.Elem(), e, at+"["+k+"]"); err != nil {
+					return nil, err
+				}
+			}
+			return val, nil
+		}
+		if t.Kind() != reflect.Struct {
+			return v, nil // the strict decoding reports the mismatch
+		}
+		fields := jsonFields(t)
+		out := make(map[string]any, len(val))
+		for _, k := range sortedKeys(val) {
+			f, ok := fields[k]
+			if !ok {
+				return nil, fmt.Errorf("%s: %q is not a field of %v", at, k, t)
+			}
+			if out[f.Name], err = renameKeys(f.Type, val[k], at+"."+f.Name); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	case []any:
+		if t.Kind() != reflect.Slice && t.Kind() != reflect.Array {
+			return v, nil
+		}
+		for i, e := range val {
+			if val[i], err = renameKeys(t.Elem(), e, fmt.Sprintf("%s[%d]", at, i)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return v, nil
+}
+
+// jsonFields indexes the stored fields of struct type t by both their Go
+// name and their json name; the result's Name is the json name. Stored types
+// embed no untagged structs (TestStoredFieldsAreTagged), so no field is
+// promoted from an embedded one.
+func jsonFields(t reflect.Type) map[string]reflect.StructField {
+	out := map[string]reflect.StructField{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, stored := jsonName(f)
+		if !stored {
+			continue
+		}
+		goName := f.Name
+		f.Name = name
+		out[goName], out[name] = f, f
+	}
+	return out
+}
+
+// jsonName is the key encoding/json writes for field f, and whether it
+// writes f at all.
+func jsonName(f reflect.StructField) (string, bool) {
+	tag := f.Tag.Get("json")
+	name, _, _ := strings.Cut(tag, ",")
+	switch {
+	case !f.IsExported() || tag == "-":
+		return "", false
+	case name == "":
+		return f.Name, true
+	}
+	return name, true
+}

@@ -1,0 +1,178 @@
+package mock
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/nodepool"
+	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
+	"github.com/fleetform/terraform-provider-aks/internal/engine/selector"
+	"github.com/fleetform/terraform-provider-aks/internal/engine/update"
+)
+
+// Objects as releases before format 1 stored them: the whole hub object,
+// keyed by Go field names, metadata included. They are written out by hand,
+// so that they keep describing that format whatever the Go types become.
+// Map keys that look like field names ("Kind", "Name") are labels: data.
+const (
+	oldMeta      = `"ETag":"\"2\"","Generation":1,"CreatedAt":"2026-11-21T12:00:00Z","UpdatedAt":"2026-11-21T12:00:00Z"`
+	oldEnvelope  = `{"etag":"\"2\"","generation":1,"created_at":"2026-11-21T12:00:00Z","updated_at":"2026-11-21T12:00:00Z","body":%s}`
+	oldPlacement = `{"Name":"web",` + oldMeta + `,
+		"Spec":{"Name":"","ResourceSelectors":[{"Group":"","Version":"v1","Kind":"Namespace","Name":"web","LabelSelector":null}],
+			"Policy":{"PlacementType":"PickN","ClusterNames":null,"NumberOfClusters":2,
+				"Affinity":{"Required":[{"LabelSelector":{"MatchLabels":{"Kind":"prod"},"MatchExpressions":[{"Key":"tier","Operator":"In","Values":["web"]}]},"PropertySelector":null,"PropertySorter":null}],"Preferred":null},
+				"TopologySpreadConstraints":[{"MaxSkew":1,"TopologyKey":"region","WhenUnsatisfiable":"DoNotSchedule"}],"Tolerations":null},
+			"Strategy":{"Type":"RollingUpdate","RollingUpdate":{"MaxUnavailable":"25%","MaxSurge":null,"UnavailablePeriodSeconds":60}},"RevisionHistoryLimit":null},
+		"Status":{"ObservedGeneration":1,"Selected":["a"],"Decisions":[{"ClusterName":"a","Selected":true,"AffinityScore":0,"TopologySpreadScore":0,"Reason":"picked by scheduling policy"}],
+			"Requested":2,"Fulfilled":false,"Message":"found 1 cluster(s) instead",
+			"Policy":{"PlacementType":"PickN","ClusterNames":null,"NumberOfClusters":2,"Affinity":null,"TopologySpreadConstraints":null,"Tolerations":null},
+			"Conditions":[{"Type":"ClusterResourcePlacementScheduled","Status":"False","Reason":"SchedulingPolicyUnfulfilled","Message":"found 1","LastTransitionTime":"2026-11-21T12:00:00Z"}],
+			"ObservedFleet":"fp"}}`
+	oldStrategy = `{"Name":"safe",` + oldMeta + `,"Spec":{"Stages":[{"Name":"canary","Groups":[{"Name":"canary","MaxConcurrency":"","BeforeGates":null,"AfterGates":null}],
+		"AfterStageWaitInSeconds":60,"MaxConcurrency":"","BeforeGates":[{"Type":"Approval","DisplayName":"ok?"}],"AfterGates":null}]}}`
+	oldRun = `{"Name":"r1",` + oldMeta + `,
+		"Spec":{"UpdateStrategyID":"safe","Strategy":null,"ManagedClusterUpdate":{"Upgrade":{"Type":"Full","KubernetesVersion":"1.33.2"},"NodeImageSelection":{"Type":"Latest","CustomNodeImageVersions":null}}},
+		"ResolvedStrategy":{"Stages":[{"Name":"canary","Groups":[{"Name":"canary"}]}]},
+		"Status":{"State":"Running","Message":"","Stages":null,"SelectedNodeImageVersions":{"AKSUbuntu":"2026.11.01"},"StartTime":"2026-11-21T12:00:00Z","EndTime":"0001-01-01T00:00:00Z"}}`
+	oldEvents = `{"Name":"",` + oldMeta + `,"Events":[{"action":"start","at":"2026-11-21T12:00:00Z"},
+		{"action":"skip","at":"2026-11-21T12:00:00Z","targets":[{"Type":"Group","Name":"canary"}]}]}`
+	oldProfile = `{"Name":"stable",` + oldMeta + `,
+		"Spec":{"Channel":"Stable","UpdateStrategyID":"safe","NodeImageSelectionType":"","Disabled":false,"TargetKubernetesVersion":"","LongTermSupport":false},
+		"Status":{"LastTriggeredAt":"2026-11-21T12:00:00Z","LastTriggerStatus":"Succeeded","LastTriggerError":"","LastTriggerUpgradeVersions":["1.32.6"],"LastRun":"stable-1"}}`
+	oldNodePool = `{"Name":"general",` + oldMeta + `,"Cluster":"a",
+		"Spec":{"Weight":10,"Limits":{"cpu":"100"},
+			"Template":{"Labels":{"Name":"x"},"Annotations":null,"NodeClassRef":{"Group":"karpenter.azure.com","Kind":"AKSNodeClass","Name":"default"},
+				"Requirements":[{"Key":"karpenter.sh/capacity-type","Operator":"In","Values":["spot"],"MinValues":1}],
+				"Taints":null,"StartupTaints":null,"ExpireAfter":"720h","TerminationGracePeriod":null},
+			"Disruption":{"ConsolidationPolicy":"WhenEmpty","ConsolidateAfter":"5m","Budgets":[{"Nodes":"10%","Schedule":null,"Duration":null,"Reasons":["Drifted"]}]}},
+		"Status":{"Nodes":[{"Name":"n1","NodePool":"general","Labels":null,"CreatedAt":"2026-11-21T12:00:00Z","Ready":true,"MarkedForDeletion":false,"DoNotDisrupt":false}],"Total":1,"Disrupting":0}}`
+)
+
+func envelope(body string) string { return strings.Replace(oldEnvelope, "%s", body, 1) }
+
+func TestMigrateUnversioned(t *testing.T) {
+	policy := placement.Policy{PlacementType: placement.PickN, NumberOfClusters: new(2)}
+	canary := update.Strategy{Stages: []update.Stage{{Name: "canary", Groups: []update.Group{{Name: "canary"}}}}}
+	cases := []struct {
+		bucket, key, old string
+		want             any
+	}{
+		{bucketPlacements, "web", oldPlacement, &placementRecord{
+			Spec: placement.Spec{
+				ResourceSelectors: []placement.ResourceSelector{{Version: "v1", Kind: "Namespace", Name: "web"}},
+				Policy: placement.Policy{PlacementType: placement.PickN, NumberOfClusters: new(2),
+					Affinity: &placement.Affinity{Required: []placement.ClusterSelectorTerm{{LabelSelector: &selector.LabelSelector{
+						MatchLabels:      map[string]string{"Kind": "prod"},
+						MatchExpressions: []selector.LabelExpression{{Key: "tier", Operator: selector.OpIn, Values: []string{"web"}}},
+					}}}},
+					TopologySpreadConstraints: []placement.TopologySpreadConstraint{{MaxSkew: new(1), TopologyKey: "region", WhenUnsatisfiable: placement.DoNotSchedule}},
+				},
+				Strategy: placement.Strategy{Type: placement.RollingUpdateStrategy, RollingUpdate: &placement.RollingUpdate{MaxUnavailable: new("25%"), UnavailablePeriodSeconds: new(60)}},
+			},
+			Status: placementStatusRecord{ObservedGeneration: 1, Selected: []string{"a"},
+				Decisions: []placement.Decision{{ClusterName: "a", Selected: true, Reason: placement.ReasonPicked}},
+				Requested: 2, Message: "found 1 cluster(s) instead", Policy: policy, ObservedFleet: "fp",
+				Conditions: []conditionRecord{{Type: ConditionScheduled, Status: conditionStatusFalse, Reason: ReasonUnfulfilled, Message: "found 1", LastTransitionTime: testNow}},
+			},
+		}},
+		{bucketStrategies, "safe", oldStrategy, &strategyRecord{Spec: update.Strategy{Stages: []update.Stage{{
+			Name: "canary", Groups: []update.Group{{Name: "canary"}}, AfterStageWaitInSeconds: 60,
+			BeforeGates: []update.Gate{{Type: "Approval", DisplayName: "ok?"}},
+		}}}}},
+		{bucketRuns, "r1", oldRun, &runRecord{
+			Spec: update.RunSpec{UpdateStrategyID: "safe", ManagedClusterUpdate: update.ManagedClusterUpdate{
+				Upgrade:            update.Upgrade{Type: update.UpgradeFull, KubernetesVersion: "1.33.2"},
+				NodeImageSelection: update.NodeImageSelection{Type: update.NodeImageLatest},
+			}},
+			ResolvedStrategy: &canary,
+			Status:           update.RunStatus{State: update.StateRunning, SelectedNodeImageVersions: map[string]string{"AKSUbuntu": "2026.11.01"}, StartTime: testNow},
+		}},
+		{bucketRunEvents, "r1", oldEvents, &runEventsRecord{Events: []runEvent{
+			{Action: "start", At: testNow},
+			{Action: "skip", At: testNow, Targets: []update.SkipTarget{{Type: update.TargetGroup, Name: "canary"}}},
+		}}},
+		{bucketProfiles, "stable", oldProfile, &profileRecord{
+			Spec: update.ProfileSpec{Channel: update.ChannelStable, UpdateStrategyID: "safe"},
+			Status: update.ProfileStatus{LastTriggeredAt: testNow, LastTriggerStatus: "Succeeded",
+				LastTriggerUpgradeVersions: []string{"1.32.6"}, LastRun: "stable-1"},
+		}},
+		{bucketNodePools, "a/general", oldNodePool, &nodePoolRecord{Spec: nodepool.NodePool{
+			Weight: new(int32(10)), Limits: map[string]string{"cpu": "100"},
+			Template: nodepool.Template{Labels: map[string]string{"Name": "x"},
+				NodeClassRef: nodepool.NodeClassRef{Group: "karpenter.azure.com", Kind: "AKSNodeClass", Name: "default"},
+				Requirements: []nodepool.Requirement{{Key: "karpenter.sh/capacity-type", Operator: nodepool.OperatorIn, Values: []string{"spot"}, MinValues: new(1)}},
+				ExpireAfter:  new("720h")},
+			Disruption: nodepool.Disruption{ConsolidationPolicy: new(nodepool.ConsolidationPolicyWhenEmpty), ConsolidateAfter: new("5m"),
+				Budgets: []nodepool.Budget{{Nodes: new("10%"), Reasons: []string{"Drifted"}}}},
+		}}},
+	}
+	buckets := map[string]map[string]string{bucketMeta: {"clock": clockValue}}
+	for _, c := range cases {
+		if buckets[c.bucket] == nil {
+			buckets[c.bucket] = map[string]string{}
+		}
+		buckets[c.bucket][c.key] = envelope(c.old)
+	}
+	path := rawDB(t, buckets)
+	s, err := OpenStore(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := rawValue(t, path, bucketMeta, formatKey); v != "1" {
+		t.Fatalf("format %q after migration", v)
+	}
+	for _, c := range cases {
+		t.Run(c.bucket, func(t *testing.T) {
+			rec, err := s.Get(c.bucket, c.key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rec.ETag != `"2"` || rec.Generation != 1 || !rec.CreatedAt.Equal(testNow) || !rec.UpdatedAt.Equal(testNow) {
+				t.Fatalf("envelope changed: %+v", rec)
+			}
+			dec := json.NewDecoder(bytes.NewReader(rec.Body))
+			dec.DisallowUnknownFields()
+			got := reflect.New(recordTypes[c.bucket]).Interface()
+			if err := dec.Decode(got); err != nil {
+				t.Fatalf("%v in %s", err, rec.Body)
+			}
+			if !reflect.DeepEqual(got, c.want) {
+				t.Fatalf("migrated\n got  %s\n want %s", rec.Body, mustJSON(t, c.want))
+			}
+		})
+	}
+	if _, err := OpenStore(path); err != nil { // the next command opens format 1 as it is
+		t.Fatal(err)
+	}
+}
+
+// A body that does not fit the record types fails the whole migration with
+// a message that says what to do, and leaves the file as it was.
+func TestMigrateUnversionedRefusesUnknownFields(t *testing.T) {
+	bad := strings.Replace(oldStrategy, `"AfterStageWaitInSeconds"`, `"AfterStageWaitMinutes"`, 1)
+	path := rawDB(t, map[string]map[string]string{
+		bucketPlacements: {"web": envelope(oldPlacement)},
+		bucketStrategies: {"safe": envelope(bad)},
+	})
+	_, err := OpenStore(path)
+	for _, want := range []string{"written by an earlier release and cannot be migrated", `updateStrategies/safe: body.spec.stages[0]: "AfterStageWaitMinutes" is not a field`, "delete the file"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("error %v, want it to say %q", err, want)
+		}
+	}
+	if rawValue(t, path, bucketMeta, formatKey) != "" || rawValue(t, path, bucketPlacements, "web") != envelope(oldPlacement) {
+		t.Fatal("a failed migration changed the file")
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	raw, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw
+}

@@ -1,0 +1,138 @@
+package mock
+
+import (
+	"reflect"
+	"time"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/nodepool"
+	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
+	"github.com/fleetform/terraform-provider-aks/internal/engine/update"
+	"github.com/fleetform/terraform-provider-aks/internal/hub"
+)
+
+// The record format of the state database (format version 1, see format.go).
+//
+// Every object is stored as an envelope (Record: ETag, generation, times)
+// whose body is one of the record types below. They belong to the mock, not
+// to the hub package: they hold what the mock keeps beside the hub's view of
+// an object (the policy and fleet a placement was scheduled for) and leave out
+// what is not stored (the name, which is the key, and a NodePool's live
+// status). Every stored field, down through the engine types, carries a json
+// tag, so renaming a Go field changes nothing on disk
+// (TestStoredFieldsAreTagged); changing a tag or the meaning of a stored
+// value needs a new format version and a migration.
+
+// recordTypes maps each bucket of hub objects to the type of its bodies. The
+// typed accessors refuse any other type, so everything stored is listed here,
+// and the tag test and the migration of unversioned databases use this list.
+var recordTypes = map[string]reflect.Type{
+	bucketPlacements: reflect.TypeFor[placementRecord](),
+	bucketStrategies: reflect.TypeFor[strategyRecord](),
+	bucketRuns:       reflect.TypeFor[runRecord](),
+	bucketRunEvents:  reflect.TypeFor[runEventsRecord](),
+	bucketProfiles:   reflect.TypeFor[profileRecord](),
+	bucketNodePools:  reflect.TypeFor[nodePoolRecord](),
+}
+
+// placementRecord is a stored ClusterResourcePlacement.
+type placementRecord struct {
+	Spec   placement.Spec        `json:"spec"`
+	Status placementStatusRecord `json:"status"`
+}
+
+// placementStatusRecord is hub.PlacementStatus with what the mock's
+// scheduler needs to schedule again.
+type placementStatusRecord struct {
+	ObservedGeneration int64                `json:"observed_generation"`
+	Selected           []string             `json:"selected"`
+	Decisions          []placement.Decision `json:"decisions"`
+	Requested          int                  `json:"requested"`
+	Fulfilled          bool                 `json:"fulfilled"`
+	Message            string               `json:"message"`
+	Conditions         []conditionRecord    `json:"conditions"`
+	// Policy is the scheduling policy the decisions were made for: sticky
+	// re-scheduling compares the next policy against it.
+	Policy placement.Policy `json:"policy"`
+	// ObservedFleet identifies the state of the fleet the decisions were
+	// made on (fleetFingerprint); the scheduler runs again only when it changes.
+	ObservedFleet string `json:"observed_fleet"`
+}
+
+// conditionRecord is a stored hub.Condition.
+type conditionRecord struct {
+	Type               string    `json:"type"`
+	Status             string    `json:"status"`
+	Reason             string    `json:"reason"`
+	Message            string    `json:"message"`
+	LastTransitionTime time.Time `json:"last_transition_time"`
+}
+
+// strategyRecord is a stored update strategy.
+type strategyRecord struct {
+	Spec update.Strategy `json:"spec"`
+}
+
+// runRecord is a stored update run.
+type runRecord struct {
+	Spec             update.RunSpec   `json:"spec"`
+	ResolvedStrategy *update.Strategy `json:"resolved_strategy"`
+	Status           update.RunStatus `json:"status"`
+}
+
+// runEventsRecord is the history of actions on a run, stored beside it.
+type runEventsRecord struct {
+	Events []runEvent `json:"events"`
+}
+
+// runEvent is one action on a run. A run's progress is a function of its
+// events and the clock, so it advances between commands without a daemon.
+type runEvent struct {
+	Action  string              `json:"action"` // start, stop, skip
+	At      time.Time           `json:"at"`
+	Targets []update.SkipTarget `json:"targets"`
+}
+
+// profileRecord is a stored auto-upgrade profile.
+type profileRecord struct {
+	Spec   update.ProfileSpec   `json:"spec"`
+	Status update.ProfileStatus `json:"status"`
+}
+
+// nodePoolRecord is a stored NodePool; its status is read live from the
+// member cluster, never stored.
+type nodePoolRecord struct {
+	Spec nodepool.NodePool `json:"spec"`
+}
+
+// meta is the metadata of the object stored in rec under name.
+func (rec Record) meta(name string) hub.Meta {
+	return hub.Meta{Name: name, ETag: rec.ETag, Generation: rec.Generation, CreatedAt: rec.CreatedAt, UpdatedAt: rec.UpdatedAt}
+}
+
+func (r *placementRecord) object(m hub.Meta) *hub.Placement {
+	s := r.Status
+	out := &hub.Placement{Meta: m, Spec: r.Spec, Status: hub.PlacementStatus{
+		ObservedGeneration: s.ObservedGeneration, Selected: s.Selected, Decisions: s.Decisions,
+		Requested: s.Requested, Fulfilled: s.Fulfilled, Message: s.Message,
+	}}
+	for _, c := range s.Conditions {
+		out.Status.Conditions = append(out.Status.Conditions, hub.Condition(c))
+	}
+	return out
+}
+
+func (r *strategyRecord) object(m hub.Meta) *hub.UpdateStrategy {
+	return &hub.UpdateStrategy{Meta: m, Spec: r.Spec}
+}
+
+func (r *runRecord) object(m hub.Meta) *hub.UpdateRun {
+	return &hub.UpdateRun{Meta: m, Spec: r.Spec, ResolvedStrategy: r.ResolvedStrategy, Status: r.Status}
+}
+
+func (r *profileRecord) object(m hub.Meta) *hub.AutoUpgradeProfile {
+	return &hub.AutoUpgradeProfile{Meta: m, Spec: r.Spec, Status: r.Status}
+}
+
+func (r *nodePoolRecord) object(m hub.Meta, cluster string, status hub.NodePoolStatus) *hub.NodePool {
+	return &hub.NodePool{Meta: m, Cluster: cluster, Spec: r.Spec, Status: status}
+}

@@ -1,0 +1,236 @@
+package mock
+
+import (
+	"encoding"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fleetform/terraform-provider-aks/internal/hub"
+)
+
+// storedTypes are the types whose JSON encoding is on disk: the envelope,
+// every record type and the clock anchor.
+func storedTypes() []reflect.Type {
+	out := []reflect.Type{reflect.TypeFor[Record](), reflect.TypeFor[clockAnchor]()}
+	for _, b := range sortedKeys(recordTypes) {
+		out = append(out, recordTypes[b])
+	}
+	return out
+}
+
+var (
+	jsonMarshalerType = reflect.TypeFor[json.Marshaler]()
+	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
+)
+
+// TestStoredFieldsAreTagged guards the record format against Go refactoring:
+// a field stored under its Go name would be renamed on disk by a rename in
+// Go, and what was stored under the old name silently lost. Every exported
+// field of every stored type, down through the engine types, must name its
+// key in a json tag, and no two fields of a struct may share a key
+// (encoding/json would silently store neither).
+func TestStoredFieldsAreTagged(t *testing.T) {
+	seen := map[reflect.Type]bool{}
+	for _, typ := range storedTypes() {
+		for _, problem := range untaggedFields(typ, typ.String(), seen) {
+			t.Error(problem)
+		}
+	}
+}
+
+func untaggedFields(t reflect.Type, at string, seen map[reflect.Type]bool) []string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if seen[t] || t.Implements(jsonMarshalerType) || t.Implements(textMarshalerType) {
+		return nil
+	}
+	seen[t] = true
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array, reflect.Map:
+		return untaggedFields(t.Elem(), at+"[]", seen)
+	case reflect.Interface, reflect.Func, reflect.Chan:
+		return []string{at + ": a " + t.Kind().String() + " cannot be stored"}
+	case reflect.Struct:
+	default:
+		return nil
+	}
+	var problems []string
+	keys := map[string]string{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() && !f.Anonymous {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		switch {
+		case f.Tag.Get("json") == "-":
+			continue
+		case name == "":
+			problems = append(problems, fmt.Sprintf("%s.%s (%v) has no json tag naming its key", at, f.Name, t))
+		case keys[name] != "":
+			problems = append(problems, fmt.Sprintf("%s.%s and .%s share the json key %q", at, keys[name], f.Name, name))
+		}
+		keys[name] = f.Name
+		problems = append(problems, untaggedFields(f.Type, at+"."+f.Name, seen)...)
+	}
+	return problems
+}
+
+// TestRecordsKeepEveryField fills every field of every record type, stores
+// it as the database does and reads it back: a field lost in JSON (a tag
+// collision, an unexported type) fails; and every field of the hub object
+// built from the record must be set, so a field added to a hub type but not
+// to its record fails too.
+func TestRecordsKeepEveryField(t *testing.T) {
+	meta := hub.Meta{Name: "n", ETag: `"1"`, Generation: 1, CreatedAt: testNow, UpdatedAt: testNow}
+	live := hub.NodePoolStatus{}
+	fill(reflect.ValueOf(&live).Elem(), new(int))
+	objects := map[string]func(body any) any{
+		bucketPlacements: func(b any) any { return b.(*placementRecord).object(meta) },
+		bucketStrategies: func(b any) any { return b.(*strategyRecord).object(meta) },
+		bucketRuns:       func(b any) any { return b.(*runRecord).object(meta) },
+		bucketRunEvents:  func(b any) any { return b },
+		bucketProfiles:   func(b any) any { return b.(*profileRecord).object(meta) },
+		bucketNodePools:  func(b any) any { return b.(*nodePoolRecord).object(meta, "c", live) },
+	}
+	for _, bucket := range sortedKeys(recordTypes) {
+		t.Run(bucket, func(t *testing.T) {
+			in := reflect.New(recordTypes[bucket])
+			fill(in.Elem(), new(int))
+			raw, err := json.Marshal(in.Interface())
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := reflect.New(recordTypes[bucket])
+			if err := json.Unmarshal(raw, out.Interface()); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(in.Interface(), out.Interface()) {
+				t.Fatalf("lost in a round trip:\n stored %s\n read   %+v", raw, out.Interface())
+			}
+			toObject := objects[bucket]
+			if toObject == nil {
+				t.Fatalf("no conversion for %s listed in this test", bucket)
+			}
+			if zero := zeroFields(reflect.ValueOf(toObject(out.Interface())), ""); len(zero) > 0 {
+				t.Fatalf("not filled from the record: %v", zero)
+			}
+		})
+	}
+}
+
+// fill sets every exported field reachable from v to a distinct non-zero
+// value (one element per slice and map). n numbers the values.
+func fill(v reflect.Value, n *int) {
+	*n++
+	switch v.Kind() {
+	case reflect.Pointer:
+		v.Set(reflect.New(v.Type().Elem()))
+		fill(v.Elem(), n)
+	case reflect.Struct:
+		if v.Type() == reflect.TypeFor[time.Time]() {
+			v.Set(reflect.ValueOf(testNow.Add(time.Duration(*n) * time.Second)))
+			return
+		}
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				fill(v.Field(i), n)
+			}
+		}
+	case reflect.Slice:
+		s := reflect.MakeSlice(v.Type(), 1, 1)
+		fill(s.Index(0), n)
+		v.Set(s)
+	case reflect.Map:
+		k, e := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
+		fill(k, n)
+		fill(e, n)
+		m := reflect.MakeMap(v.Type())
+		m.SetMapIndex(k, e)
+		v.Set(m)
+	case reflect.String:
+		v.SetString(fmt.Sprintf("v%d", *n))
+	case reflect.Bool:
+		v.SetBool(true)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		v.SetInt(int64(*n))
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		v.SetUint(uint64(*n))
+	case reflect.Float32, reflect.Float64:
+		v.SetFloat(float64(*n) + 0.5)
+	}
+}
+
+// zeroFields lists the paths below v that hold a zero value.
+func zeroFields(v reflect.Value, at string) []string {
+	if v.IsZero() {
+		return []string{at}
+	}
+	switch v.Kind() {
+	case reflect.Pointer:
+		return zeroFields(v.Elem(), at)
+	case reflect.Struct:
+		if v.Type() == reflect.TypeFor[time.Time]() {
+			return nil
+		}
+		var out []string
+		for i := range v.NumField() {
+			if f := v.Type().Field(i); f.IsExported() {
+				out = append(out, zeroFields(v.Field(i), at+"."+f.Name)...)
+			}
+		}
+		return out
+	case reflect.Slice:
+		var out []string
+		for i := range v.Len() {
+			out = append(out, zeroFields(v.Index(i), fmt.Sprintf("%s[%d]", at, i))...)
+		}
+		return out
+	}
+	return nil
+}
+
+func TestRenameKeys(t *testing.T) {
+	type inner struct {
+		When   time.Time         `json:"when"`
+		Labels map[string]string `json:"labels"`
+	}
+	type outer struct {
+		Count  *int             `json:"count"`
+		Inners []inner          `json:"inners"`
+		ByName map[string]inner `json:"by_name"`
+		Skip   string           `json:"-"`
+	}
+	for _, tc := range []struct {
+		name, in, want, err string
+	}{
+		{name: "Go names become json names", in: `{"Count":2,"Inners":[{"When":"2026-01-01T00:00:00Z","Labels":{"Count":"x"}}]}`,
+			want: `{"count":2,"inners":[{"labels":{"Count":"x"},"when":"2026-01-01T00:00:00Z"}]}`},
+		{name: "json names stay", in: `{"count":2,"by_name":{"Inners":{"Labels":null}}}`, want: `{"by_name":{"Inners":{"labels":null}},"count":2}`},
+		{name: "an unknown key is an error", in: `{"Inners":[{"Colour":"red"}]}`, err: `body.inners[0]: "Colour" is not a field of mock.inner`},
+		{name: "a field not stored is unknown", in: `{"Skip":"x"}`, err: `body: "Skip" is not a field of mock.outer`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var v any
+			if err := json.Unmarshal([]byte(tc.in), &v); err != nil {
+				t.Fatal(err)
+			}
+			got, err := renameKeys(reflect.TypeFor[outer](), v, "body")
+			if tc.err != "" {
+				if err == nil || err.Error() != tc.err {
+					t.Fatalf("got error %v, want %s", err, tc.err)
+				}
+				return
+			}
+			raw, _ := json.Marshal(got)
+			if err != nil || string(raw) != tc.want {
+				t.Fatalf("got %s (%v), want %s", raw, err, tc.want)
+			}
+		})
+	}
+}

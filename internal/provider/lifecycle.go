@@ -1,0 +1,231 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"reflect"
+
+	tfattr "github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
+	"github.com/fleetform/terraform-provider-aks/internal/hub"
+)
+
+// The lifecycle every resource shares, as plain helpers in the style of the
+// tls provider's common_cert.go: each resource's methods read as "decode,
+// ask the engine, call the hub, record", and the rules of that sequence live
+// here once (designs/hub.md §5):
+//
+//   - validation at plan skips only the rules that depend on an unknown leaf;
+//   - the preview is kept while the spec is unchanged (sameSpec);
+//   - Read compares specs normalised by the engine's WithDefaults and keeps
+//     the practitioner's form when they are equal, so a hub that fills in
+//     defaults never causes a diff;
+//   - the hub's ETag lives in private state and guards every update and
+//     delete (If-Match); a mismatch is one diagnostic that names the object;
+//   - hub errors map to diagnostics in one place (hubError).
+
+// objectRef names a hub object in diagnostics and logs.
+type objectRef struct {
+	// Kind is the Terraform resource type, e.g. aks_fleet_placement.
+	Kind string
+	// ID is the import id, e.g. web or aks-east-prod-01/default.
+	ID string
+}
+
+func (o objectRef) String() string { return o.Kind + " " + o.ID }
+
+// readValue decodes a plan, state or configuration value into a model. The
+// returned paths are the values not known yet.
+func readValue(raw tftypes.Value, out any, diags *diag.Diagnostics) (unknownPaths, bool) {
+	unknown, err := decode(raw, out)
+	if err != nil {
+		addDecodeError(diags, err)
+		return nil, false
+	}
+	return unknown, true
+}
+
+// readPlan decodes a planned value into a model. The returned paths are the
+// configurable values not known yet: computed-only attributes (id, preview,
+// status) are always unknown in a plan and are no input to any rule.
+func readPlan(plan tfsdk.Plan, out any, diags *diag.Diagnostics) (unknownPaths, bool) {
+	unknown, ok := readValue(plan.Raw, out, diags)
+	var inputs unknownPaths
+	for _, u := range unknown {
+		if steps := u.Steps(); len(steps) > 0 {
+			if a, ok := plan.Schema.GetAttributes()[steps[0].Name]; ok && a.IsComputed() && !a.IsOptional() {
+				continue
+			}
+		}
+		inputs = append(inputs, u)
+	}
+	return inputs, ok
+}
+
+// reportErrors adds the engine's rule violations that do not depend on an
+// unknown value; those are checked again once known (at apply).
+func reportErrors(diags *diag.Diagnostics, summary string, errs field.Errors, unknown unknownPaths) {
+	var known field.Errors
+	for _, e := range errs {
+		if !unknown.covers(e.Path) {
+			known = append(known, e)
+		}
+	}
+	addFieldErrors(diags, path.Empty(), summary, known)
+}
+
+// reportWarnings adds the engine's plan warnings, each on its attribute.
+func reportWarnings(diags *diag.Diagnostics, subject string, ws []field.Warning) {
+	for _, w := range ws {
+		p := attributePath(path.Empty(), w.Path)
+		diags.AddAttributeWarning(p, subject+": "+firstWords(w.Message), p.String()+": "+w.Message)
+	}
+}
+
+// sameSpec reports whether two specs mean the same once the engine's defaults
+// are applied to both: what a server that fills in defaults returns equals
+// what the practitioner wrote without them.
+func sameSpec[S any](a, b S, withDefaults func(S) S) bool {
+	return reflect.DeepEqual(withDefaults(a), withDefaults(b))
+}
+
+// keepPreview copies the prior preview into the plan: the configuration did
+// not change what the preview describes.
+func keepPreview(ctx context.Context, state tfsdk.State, plan *tfsdk.Plan, diags *diag.Diagnostics) {
+	var v tfattr.Value
+	diags.Append(state.GetAttribute(ctx, path.Root("preview"), &v)...)
+	if v != nil {
+		diags.Append(plan.SetAttribute(ctx, path.Root("preview"), v)...)
+	}
+}
+
+// setComputed records a Go value in a computed attribute through the bridge.
+func setComputed(ctx context.Context, target interface {
+	SetAttribute(context.Context, path.Path, any) diag.Diagnostics
+}, schema interface {
+	TypeAtPath(context.Context, path.Path) (tfattr.Type, diag.Diagnostics)
+}, p path.Path, v any, diags *diag.Diagnostics) {
+	at, d := schema.TypeAtPath(ctx, p)
+	diags.Append(d...)
+	if at == nil {
+		return
+	}
+	tv, err := encode(v, at.TerraformType(ctx))
+	if err != nil {
+		diags.AddAttributeError(p, "Cannot record a computed value", p.String()+": "+err.Error())
+		return
+	}
+	val, err := at.ValueFromTerraform(ctx, tv)
+	if err != nil {
+		diags.AddAttributeError(p, "Cannot record a computed value", p.String()+": "+err.Error())
+		return
+	}
+	diags.Append(target.SetAttribute(ctx, p, val)...)
+}
+
+// setState replaces a whole state with a model (Read adopting the hub's spec).
+func setState(state *tfsdk.State, model any, diags *diag.Diagnostics) {
+	v, err := encode(model, state.Raw.Type())
+	if err != nil {
+		diags.AddError("Cannot record the state", err.Error())
+		return
+	}
+	state.Raw = v
+}
+
+// The version of the hub object last read is kept in private state under
+// this key: Terraform carries it from Read through plan to apply, so an
+// update or delete applies only to the object that was last read.
+const privateVersion = "version"
+
+// objectVersion is what the provider remembers of the object it last read:
+// its ETag (sent as If-Match) and its spec generation (which moves only when
+// someone changes the spec, not when the hub writes status).
+type objectVersion struct {
+	ETag       string `json:"etag"`
+	Generation int64  `json:"generation"`
+}
+
+type privateGetter interface {
+	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
+}
+
+type privateSetter interface {
+	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
+}
+
+// saveVersion records the version of the hub object in private state.
+func saveVersion(ctx context.Context, private privateSetter, m hub.Meta, diags *diag.Diagnostics) {
+	raw, err := json.Marshal(objectVersion{ETag: m.ETag, Generation: m.Generation})
+	if err != nil {
+		diags.AddError("Cannot record the object version", err.Error())
+		return
+	}
+	diags.Append(private.SetKey(ctx, privateVersion, raw)...)
+}
+
+// savedVersion is the version last read. A state written before versions
+// were recorded has none, and the write is unconditional until the next
+// refresh records one.
+func savedVersion(ctx context.Context, private privateGetter, diags *diag.Diagnostics) objectVersion {
+	raw, d := private.GetKey(ctx, privateVersion)
+	diags.Append(d...)
+	var v objectVersion
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &v); err != nil {
+			diags.AddError("Cannot read the object version", "The private state of the resource is corrupt: "+err.Error()+". Refresh and apply again.")
+		}
+	}
+	return v
+}
+
+// conditionalWrite runs an update or delete with the ETag last read as
+// If-Match. The hub's own status writes (the scheduler's decisions, the
+// agents' reports) change the ETag too, as they change a Kubernetes object's
+// resourceVersion; so when the precondition fails but the spec generation is
+// still the one last read, nobody changed what Terraform manages and the
+// write is retried once with the current ETag. A changed generation is a
+// conflict: hub.ErrPreconditionFailed reaches the caller.
+func conditionalWrite(saved objectVersion, current func() (hub.Meta, error), write func(hub.Precondition) error) error {
+	err := write(hub.Precondition{IfMatch: saved.ETag})
+	if !errors.Is(err, hub.ErrPreconditionFailed) || saved.ETag == "" {
+		return err
+	}
+	cur, gerr := current()
+	if gerr != nil || cur.Generation != saved.Generation {
+		return err
+	}
+	return write(hub.Precondition{IfMatch: cur.ETag})
+}
+
+// Operations named in diagnostics and logs.
+const (
+	opCreate = "create"
+	opRead   = "read"
+	opUpdate = "update"
+	opDelete = "delete"
+)
+
+// hubError reports a failed hub call as one diagnostic that says what to do.
+func hubError(diags *diag.Diagnostics, op string, obj objectRef, err error) {
+	var conflict *hub.ConflictError
+	switch {
+	case errors.Is(err, hub.ErrPreconditionFailed) && op == opCreate:
+		diags.AddError("Already exists", obj.String()+" already exists on the hub. Import it instead: terraform import <address> "+obj.ID)
+	case errors.Is(err, hub.ErrPreconditionFailed):
+		diags.AddError("Changed outside Terraform", obj.String()+" was changed outside Terraform since it was read — refresh and "+
+			"apply again (terraform apply refreshes first; review the plan: it shows what changed).")
+	case errors.As(err, &conflict):
+		diags.AddError("Refused by the hub", obj.String()+": "+conflict.Reason+".")
+	case errors.Is(err, hub.ErrNotFound):
+		diags.AddError("Not found", obj.String()+" does not exist on the hub (deleted outside Terraform?). Refresh to remove it from the state.")
+	default:
+		diags.AddError("Cannot "+op+" "+obj.Kind, obj.String()+": "+err.Error())
+	}
+}

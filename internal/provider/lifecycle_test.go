@@ -1,0 +1,218 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+
+	"github.com/fleetform/terraform-provider-aks/internal/hub"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/hubtest"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/mock"
+)
+
+// Tests of the shared resource lifecycle (lifecycle.go) against hubs that
+// behave as real servers do where the mock does not.
+
+// providersWith runs the provider with its configured hub wrapped.
+func providersWith(wrap func(hub.Hub) hub.Hub) map[string]func() (tfprotov6.ProviderServer, error) {
+	p := &aksProvider{version: "test", newHub: func(ctx context.Context, cfg providerModel) (hub.Hub, diag.Diagnostics) {
+		h, diags := newHub(ctx, cfg)
+		if h != nil {
+			h = wrap(h)
+		}
+		return h, diags
+	}}
+	return map[string]func() (tfprotov6.ProviderServer, error){"aks": providerserver.NewProtocol6WithError(p)}
+}
+
+// Against a hub that fills in defaults, the plan after apply stays empty
+// (plugin-testing fails a step whose refresh-plan is not empty), and a
+// change still plans as the practitioner wrote it.
+func TestAccLifecycle_defaultingHubKeepsThePlanEmpty(t *testing.T) {
+	cfg := providerConfig(t, "")
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: providersWith(hubtest.Defaulting), Steps: []resource.TestStep{
+		{Config: cfg + simplePlacement("", `policy = { placement_type = "PickN", number_of_clusters = 2, topology_spread_constraints = [{ topology_key = "region" }] }`) +
+			nodePoolConfig(`team = "web"`, `{ nodes = "20%" }`)},
+		{Config: cfg + simplePlacement("", `policy = { placement_type = "PickN", number_of_clusters = 3, topology_spread_constraints = [{ topology_key = "region" }] }`) +
+			nodePoolConfig(`team = "api"`, `{ nodes = "20%" }`),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(plAddr, plancheck.ResourceActionUpdate),
+				plancheck.ExpectResourceAction(npAddr, plancheck.ResourceActionUpdate),
+			}},
+		},
+	}})
+}
+
+// racingHub makes another writer change an object just before the
+// provider's first conditional write (If-Match) reaches the hub: the object
+// changed between plan and apply.
+type racingHub struct {
+	hub.Hub
+	once *sync.Once
+}
+
+func (h racingHub) ApplyPlacement(ctx context.Context, p hub.Placement, pre hub.Precondition) (*hub.Placement, error) {
+	if pre.IfMatch != "" {
+		h.once.Do(func() {
+			other := p
+			limit := 3
+			other.Spec.RevisionHistoryLimit = &limit
+			if _, err := h.Hub.ApplyPlacement(ctx, other, hub.Precondition{}); err != nil {
+				panic(err) // test setup: the mock accepts an unconditional write
+			}
+		})
+	}
+	return h.Hub.ApplyPlacement(ctx, p, pre)
+}
+
+func (h racingHub) DeleteNodePool(ctx context.Context, cluster, name string, pre hub.Precondition) error {
+	if pre.IfMatch != "" {
+		h.once.Do(func() {
+			np, err := h.Hub.GetNodePool(ctx, cluster, name)
+			if err == nil {
+				np.Spec.Template.Labels = map[string]string{"changed": "elsewhere"}
+				_, err = h.Hub.ApplyNodePool(ctx, *np, hub.Precondition{})
+			}
+			if err != nil {
+				panic(err)
+			}
+		})
+	}
+	return h.Hub.DeleteNodePool(ctx, cluster, name, pre)
+}
+
+// An object changed in the hub between plan and apply gets the conflict
+// diagnostic, and the provider's write changes nothing: the other writer's
+// version stays, and the next plan shows it.
+func TestAccLifecycle_concurrentModificationIsAConflict(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "state.db")
+	cfg := providerConfigAt(state, "", testClock)
+	stored := func(check func(h *mock.Hub) error) func() {
+		return func() {
+			at, _ := time.Parse(time.RFC3339, testClock)
+			h, err := mock.New(mock.Config{StatePath: state, Clock: mock.ClockConfig{Mode: mock.ClockFixed, Time: at}})
+			if err == nil {
+				err = check(h)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	var placementRace, nodePoolRace sync.Once
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: providersWith(func(h hub.Hub) hub.Hub { return racingHub{h, &placementRace} }), Steps: []resource.TestStep{
+		{Config: cfg + simplePlacement("", "")},
+		{
+			Config:      cfg + simplePlacement("", "revision_history_limit = 5"),
+			ExpectError: expectError(`aks_fleet_placement web was changed outside Terraform since it was read — refresh and apply again`),
+		},
+		{
+			// The failed apply wrote nothing: the hub holds the other writer's
+			// version, and the refreshed plan shows it against the configuration.
+			PreConfig: stored(func(h *mock.Hub) error {
+				p, err := h.GetPlacement(context.Background(), "web")
+				if err != nil {
+					return err
+				}
+				if p.Spec.RevisionHistoryLimit == nil || *p.Spec.RevisionHistoryLimit != 3 {
+					return fmt.Errorf("the hub holds %v, want the other writer's 3", p.Spec.RevisionHistoryLimit)
+				}
+				return nil
+			}),
+			Config:             cfg + simplePlacement("", "revision_history_limit = 5"),
+			PlanOnly:           true,
+			ExpectNonEmptyPlan: true,
+		},
+		{Config: cfg + simplePlacement("", "revision_history_limit = 5")},
+	}})
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: providersWith(func(h hub.Hub) hub.Hub { return racingHub{h, &nodePoolRace} }), Steps: []resource.TestStep{
+		{Config: cfg + nodePoolConfig(`team = "web"`, `{ nodes = "20%" }`)},
+		{
+			Config:      cfg,
+			ExpectError: expectError(`aks_nap_nodepool aks-east-prod-01/default was changed outside Terraform since it was read`),
+		},
+		{
+			PreConfig: stored(func(h *mock.Hub) error {
+				np, err := h.GetNodePool(context.Background(), "aks-east-prod-01", "default")
+				if err == nil && np.Spec.Template.Labels["changed"] != "elsewhere" {
+					err = fmt.Errorf("the hub holds labels %v, want the other writer's", np.Spec.Template.Labels)
+				}
+				return err // still there, as the other writer left it
+			}),
+			Config: cfg,
+		},
+	}})
+}
+
+// A rule broken beside a value known only after apply is still reported:
+// only the rules that depend on the unknown leaf wait for apply.
+func TestAccLifecycle_errorBesideAnUnknownValue(t *testing.T) {
+	cfg := providerConfig(t, "")
+	unknownCount := `resource "terraform_data" "n" { input = 2 }`
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviders, Steps: []resource.TestStep{
+		{
+			Config: cfg + unknownCount + simplePlacement("", `policy = {
+    placement_type     = "PickN"
+    number_of_clusters = terraform_data.n.output
+    topology_spread_constraints = [{ topology_key = "region", when_unsatisfiable = "Sometimes" }]
+  }`),
+			ExpectError: expectError(`policy.topology_spread_constraints[0].when_unsatisfiable`),
+		},
+		{
+			Config:      cfg + unknownCount + nodePoolConfig(`team = terraform_data.n.output`, `{ nodes = "150%" }`),
+			ExpectError: expectError(`disruption.budgets[0].nodes`),
+		},
+	}})
+}
+
+// conditionalWrite retries only when nothing but status moved the ETag.
+func TestConditionalWrite(t *testing.T) {
+	saved := objectVersion{ETag: `"1"`, Generation: 4}
+	cases := []struct {
+		name     string
+		current  hub.Meta // what the hub holds now
+		wantErr  error
+		wantSent []string // the If-Match of each attempt
+	}{
+		{"unchanged", hub.Meta{ETag: `"1"`, Generation: 4}, nil, []string{`"1"`}},
+		{"status written since the read", hub.Meta{ETag: `"7"`, Generation: 4}, nil, []string{`"1"`, `"7"`}},
+		{"spec changed since the read", hub.Meta{ETag: `"9"`, Generation: 5}, hub.ErrPreconditionFailed, []string{`"1"`}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var sent []string
+			write := func(pre hub.Precondition) error {
+				sent = append(sent, pre.IfMatch)
+				if pre.IfMatch != c.current.ETag {
+					return hub.ErrPreconditionFailed
+				}
+				return nil
+			}
+			err := conditionalWrite(saved, func() (hub.Meta, error) { return c.current, nil }, write)
+			if !errors.Is(err, c.wantErr) || (c.wantErr == nil && err != nil) {
+				t.Fatalf("err %v, want %v", err, c.wantErr)
+			}
+			if strings.Join(sent, " ") != strings.Join(c.wantSent, " ") {
+				t.Fatalf("sent %v, want %v", sent, c.wantSent)
+			}
+		})
+	}
+	// A state from before versions were recorded writes unconditionally, once.
+	calls := 0
+	err := conditionalWrite(objectVersion{}, func() (hub.Meta, error) { t.Fatal("no read expected"); return hub.Meta{}, nil },
+		func(pre hub.Precondition) error { calls++; return nil })
+	if err != nil || calls != 1 {
+		t.Fatalf("unversioned write: %v after %d calls", err, calls)
+	}
+}

@@ -1,0 +1,106 @@
+package provider
+
+import (
+	"fmt"
+
+	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
+)
+
+// Schemas are written once, framework-native, as resource schema attributes.
+// A data source that shares a tree with a resource (the placement preview
+// takes a placement's policy; the disruption preview takes a NodePool's
+// budgets) derives its attributes from the resource's mechanically: the same
+// names, types, descriptions and validators, without the resource-only plan
+// modifiers and defaults.
+
+// dataSourceAttrs derives data-source attributes from resource attributes.
+func dataSourceAttrs(in map[string]rschema.Attribute) map[string]dschema.Attribute {
+	out := make(map[string]dschema.Attribute, len(in))
+	for name, a := range in {
+		out[name] = dataSourceAttr(a)
+	}
+	return out
+}
+
+// dataSourceAttr derives one data-source attribute. An Optional+Computed
+// resource attribute with a default becomes Optional (a data source has no
+// defaults; its code applies the engine's).
+func dataSourceAttr(a rschema.Attribute) dschema.Attribute {
+	optional := a.IsOptional()
+	computed := a.IsComputed() && !optional
+	desc := a.GetMarkdownDescription()
+	switch a := a.(type) {
+	case rschema.StringAttribute:
+		return dschema.StringAttribute{Required: a.Required, Optional: optional, Computed: computed, Sensitive: a.Sensitive,
+			MarkdownDescription: desc, DeprecationMessage: a.DeprecationMessage, Validators: a.Validators}
+	case rschema.Int64Attribute:
+		return dschema.Int64Attribute{Required: a.Required, Optional: optional, Computed: computed, Sensitive: a.Sensitive,
+			MarkdownDescription: desc, DeprecationMessage: a.DeprecationMessage, Validators: a.Validators}
+	case rschema.BoolAttribute:
+		return dschema.BoolAttribute{Required: a.Required, Optional: optional, Computed: computed, Sensitive: a.Sensitive,
+			MarkdownDescription: desc, DeprecationMessage: a.DeprecationMessage, Validators: a.Validators}
+	case rschema.ListAttribute:
+		return dschema.ListAttribute{ElementType: a.ElementType, Required: a.Required, Optional: optional, Computed: computed,
+			Sensitive: a.Sensitive, MarkdownDescription: desc, DeprecationMessage: a.DeprecationMessage, Validators: a.Validators}
+	case rschema.MapAttribute:
+		return dschema.MapAttribute{ElementType: a.ElementType, Required: a.Required, Optional: optional, Computed: computed,
+			Sensitive: a.Sensitive, MarkdownDescription: desc, DeprecationMessage: a.DeprecationMessage, Validators: a.Validators}
+	case rschema.SingleNestedAttribute:
+		return dschema.SingleNestedAttribute{Attributes: dataSourceAttrs(a.Attributes), Required: a.Required, Optional: optional,
+			Computed: computed, Sensitive: a.Sensitive, MarkdownDescription: desc, DeprecationMessage: a.DeprecationMessage, Validators: a.Validators}
+	case rschema.ListNestedAttribute:
+		return dschema.ListNestedAttribute{NestedObject: dschema.NestedAttributeObject{Attributes: dataSourceAttrs(a.NestedObject.Attributes)},
+			Required: a.Required, Optional: optional, Computed: computed, Sensitive: a.Sensitive, MarkdownDescription: desc,
+			DeprecationMessage: a.DeprecationMessage, Validators: a.Validators}
+	}
+	// Schemas are static: TestEveryAttributeHasADescription renders every
+	// one, so a kind added to a schema but not here fails the tests first.
+	panic(fmt.Sprintf("schema: no data-source form for %T", a))
+}
+
+// requiredIn returns a data-source attribute made Required (a data source
+// that previews a resource's optional block needs it).
+func requiredIn(a dschema.Attribute) dschema.Attribute {
+	switch a := a.(type) {
+	case dschema.SingleNestedAttribute:
+		a.Required, a.Optional, a.Computed = true, false, false
+		return a
+	case dschema.ListNestedAttribute:
+		a.Required, a.Optional, a.Computed = true, false, false
+		return a
+	}
+	panic(fmt.Sprintf("schema: requiredIn does not handle %T", a))
+}
+
+// computedTree marks a resource attribute tree computed: the outputs a data
+// source shares with a resource's inputs (a NodePool's budgets resolved with
+// their defaults).
+func computedTree(a rschema.Attribute) rschema.Attribute {
+	switch a := a.(type) {
+	case rschema.StringAttribute:
+		return rschema.StringAttribute{Computed: true, MarkdownDescription: a.MarkdownDescription}
+	case rschema.Int64Attribute:
+		return rschema.Int64Attribute{Computed: true, MarkdownDescription: a.MarkdownDescription}
+	case rschema.BoolAttribute:
+		return rschema.BoolAttribute{Computed: true, MarkdownDescription: a.MarkdownDescription}
+	case rschema.ListAttribute:
+		return rschema.ListAttribute{ElementType: a.ElementType, Computed: true, MarkdownDescription: a.MarkdownDescription}
+	case rschema.MapAttribute:
+		return rschema.MapAttribute{ElementType: a.ElementType, Computed: true, MarkdownDescription: a.MarkdownDescription}
+	case rschema.SingleNestedAttribute:
+		return rschema.SingleNestedAttribute{Computed: true, MarkdownDescription: a.MarkdownDescription, Attributes: computedAttrs(a.Attributes)}
+	case rschema.ListNestedAttribute:
+		return rschema.ListNestedAttribute{Computed: true, MarkdownDescription: a.MarkdownDescription,
+			NestedObject: rschema.NestedAttributeObject{Attributes: computedAttrs(a.NestedObject.Attributes)}}
+	}
+	panic(fmt.Sprintf("schema: computedTree does not handle %T", a))
+}
+
+func computedAttrs(in map[string]rschema.Attribute) map[string]rschema.Attribute {
+	out := make(map[string]rschema.Attribute, len(in))
+	for k, a := range in {
+		out[k] = computedTree(a)
+	}
+	return out
+}
