@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"reflect"
 	"strings"
@@ -87,7 +88,7 @@ func (e *decodeError) Error() string {
 func newDecodeError(err error) error {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		return &decodeError{Attr: attributeName(te.Field), Err: fmt.Sprintf("%s is out of range or of the wrong kind for this attribute (%s)", te.Value, kindOf(te.Type.Kind()))}
+		return &decodeError{Attr: attributeName(te.Field), Err: doesNotFit(te.Value, te.Type.Kind())}
 	}
 	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
 		return &decodeError{Err: "the model has no field for attribute " + name + " (a bug in the provider's schema)"}
@@ -108,25 +109,47 @@ func attributeName(jsonField string) string {
 	return strings.Join(steps, ".")
 }
 
-// kindOf describes what a field holds, in a practitioner's words.
-func kindOf(k reflect.Kind) string {
-	switch k {
-	case reflect.Int8, reflect.Uint8:
-		return "an 8-bit integer"
-	case reflect.Int16, reflect.Uint16:
-		return "a 16-bit integer"
-	case reflect.Int32, reflect.Uint32:
-		return "a 32-bit integer"
-	case reflect.Int, reflect.Int64, reflect.Uint, reflect.Uint64:
-		return "a whole number"
-	case reflect.Float32, reflect.Float64:
-		return "a number"
-	case reflect.String:
-		return "a string"
-	case reflect.Bool:
-		return "true or false"
+// doesNotFit explains a value the model's field cannot hold: a fraction
+// where a whole number is needed, or a number beyond the field's range.
+func doesNotFit(value string, k reflect.Kind) string {
+	n, isNumber := strings.CutPrefix(value, "number ")
+	lo, hi, isInt := intRange(k)
+	if !isNumber || !isInt {
+		return fmt.Sprintf("%s does not fit this attribute", value)
 	}
-	return "a " + k.String()
+	// The engine checks each attribute's own range; a 64-bit field's limits
+	// mean nothing to a practitioner, a 32-bit one's are the API's.
+	span := ""
+	if hi < math.MaxInt64 {
+		span = fmt.Sprintf(" from %d to %d", lo, hi)
+	}
+	if f, _, err := big.ParseFloat(n, 10, 512, big.ToNearestEven); err == nil && !f.IsInt() {
+		return fmt.Sprintf("%s is not a whole number: write a whole number%s", n, span)
+	}
+	return fmt.Sprintf("%s is out of range: write a whole number%s", n, span)
+}
+
+// intRange is the range of an integer field.
+func intRange(k reflect.Kind) (lo, hi int64, ok bool) {
+	switch k {
+	case reflect.Int8:
+		return math.MinInt8, math.MaxInt8, true
+	case reflect.Int16:
+		return math.MinInt16, math.MaxInt16, true
+	case reflect.Int32:
+		return math.MinInt32, math.MaxInt32, true
+	case reflect.Int, reflect.Int64:
+		return math.MinInt64, math.MaxInt64, true
+	case reflect.Uint8:
+		return 0, math.MaxUint8, true
+	case reflect.Uint16:
+		return 0, math.MaxUint16, true
+	case reflect.Uint32:
+		return 0, math.MaxUint32, true
+	case reflect.Uint, reflect.Uint64:
+		return 0, math.MaxInt64, true
+	}
+	return 0, 0, false
 }
 
 // toJSON turns a Terraform value into plain JSON-able data, recording

@@ -57,8 +57,8 @@ func (d *disruptionPreviewDataSource) Schema(_ context.Context, _ datasource.Sch
 	attrs := dataSourceAttrs(disruptionPreviewAttrs())
 	attrs["budgets"] = dataSourceAttr(budgetsAttr("The budgets to evaluate, as in `aks_nap_nodepool`'s `disruption.budgets`. Unset " +
 		"means Karpenter's default (one `10%` budget); an empty list means no budget (unlimited)."))
-	attrs["nodes"] = dschema.Int64Attribute{Required: true, MarkdownDescription: "Nodes in the pool (percentages are of this, rounded up)."}
-	attrs["disrupting"] = dschema.Int64Attribute{Optional: true,
+	attrs["nodes"] = dschema.NumberAttribute{Required: true, MarkdownDescription: "Nodes in the pool (percentages are of this, rounded up)."}
+	attrs["disrupting"] = dschema.NumberAttribute{Optional: true,
 		MarkdownDescription: "Nodes already disrupting (not Ready or being deleted); they use up the allowance. Default 0."}
 	attrs["from"] = dschema.StringAttribute{Optional: true, MarkdownDescription: "Start of the time range (RFC 3339); default the " +
 		"hub's current time. `allowed_now` is evaluated at this instant."}

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -57,8 +56,8 @@ func (d *placementPreviewDataSource) Schema(_ context.Context, _ datasource.Sche
 			"strategy": spec["strategy"],
 			"held_clusters": dschema.ListAttribute{ElementType: types.StringType, Optional: true, MarkdownDescription: "Clusters the " +
 				"placement would already hold (sticky scheduling keeps them); default none, as for a new placement."},
-			"preview_limit": dschema.Int64Attribute{Optional: true, MarkdownDescription: "How many left-out clusters to list (default 20).",
-				Validators: []validator.Int64{int64validator.Between(1, 10000)}},
+			"preview_limit": dschema.NumberAttribute{Optional: true, MarkdownDescription: "How many left-out clusters to list (default 20).",
+				Validators: []validator.Number{wholeNumberBetween(1, maxPreviewLimit)}},
 			"preview": dataSourceAttr(placementPreviewAttr("What the scheduler decides.")),
 			"warnings": dschema.ListAttribute{ElementType: types.StringType, Computed: true, MarkdownDescription: "What the plan would " +
 				"warn about: unfulfilled PickN, PickFixed names not found or not eligible, sorters or selectors on properties no " +

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
 
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/mock"
@@ -45,6 +46,22 @@ func newHub(_ context.Context, cfg providerModel) (hub.Hub, diag.Diagnostics) {
 	return h, diags
 }
 
+// ValidateConfig checks the provider configuration at validate time, with
+// the environment it would be configured with; values known only after
+// apply are checked by Configure.
+func (p *aksProvider) ValidateConfig(ctx context.Context, req provider.ValidateConfigRequest, resp *provider.ValidateConfigResponse) {
+	var cfg providerModel
+	unknown, ok := readValue(req.Config.Raw, &cfg, &resp.Diagnostics)
+	if !ok || len(unknown) > 0 {
+		return
+	}
+	m := mockModel{}
+	if cfg.Mock != nil {
+		m = *cfg.Mock
+	}
+	mockConfig(m, &resp.Diagnostics)
+}
+
 // mockConfig resolves the mock block against its environment variables: the
 // configuration wins over the environment.
 func mockConfig(m mockModel, diags *diag.Diagnostics) (mock.Config, bool) {
@@ -71,6 +88,21 @@ func mockConfig(m mockModel, diags *diag.Diagnostics) (mock.Config, bool) {
 			return mc, false
 		}
 		mc.Clock.Scale = f
+	}
+	clockAttr := func(name string) path.Path { return path.Root("mock").AtName(name) }
+	switch mc.Clock.Mode {
+	case mock.ClockFixed, mock.ClockScaled:
+		if mc.Clock.Time.IsZero() {
+			diags.AddAttributeError(clockAttr("clock_time"), "Missing clock time", fmt.Sprintf("mock.clock = %q needs "+
+				"mock.clock_time (or the environment variable %s): the RFC 3339 instant the clock %s, e.g. 2026-11-21T09:00:00Z.",
+				mc.Clock.Mode, EnvClockTime, map[string]string{mock.ClockFixed: "stays at", mock.ClockScaled: "starts from"}[mc.Clock.Mode]))
+			return mc, false
+		}
+		if mc.Clock.Mode == mock.ClockScaled && mc.Clock.Scale <= 0 {
+			diags.AddAttributeError(clockAttr("clock_scale"), "Missing clock scale", fmt.Sprintf("mock.clock = \"scaled\" needs "+
+				"mock.clock_scale (or the environment variable %s): simulated seconds per real second, e.g. 60.", EnvClockScale))
+			return mc, false
+		}
 	}
 	if err := mc.Clock.Validate(); err != nil {
 		diags.AddAttributeError(path.Root("mock").AtName("clock"), "Invalid mock hub clock", "mock.clock: "+err.Error()+".")

@@ -30,7 +30,10 @@ const (
 	EnvClockScale = "AKS_MOCK_CLOCK_SCALE"
 )
 
-var _ provider.Provider = (*aksProvider)(nil)
+var (
+	_ provider.Provider                   = (*aksProvider)(nil)
+	_ provider.ProviderWithValidateConfig = (*aksProvider)(nil)
+)
 
 // New returns a provider factory for providerserver.
 func New(version string) func() provider.Provider {

@@ -141,7 +141,7 @@ func TestAccRegression_nodePoolIdentity(t *testing.T) {
 		},
 		{
 			Config:      cfg + strings.Replace(nodePoolConfig(`team = "web"`, `{ nodes = "10%" }`), `cluster = "aks-east-prod-01"`, "cluster = \"aks-east-prod-01\"\n  weight  = 3000000000", 1),
-			ExpectError: expectError(`weight: number 3000000000 is out of range or of the wrong kind for this attribute (a 32-bit integer)`),
+			ExpectError: expectError(`weight: 3000000000 is out of range: write a whole number from -2147483648 to 2147483647`),
 			PlanOnly:    true,
 		},
 	}})

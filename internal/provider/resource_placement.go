@@ -3,14 +3,14 @@ package provider
 import (
 	"context"
 	"errors"
+	"math/big"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/numberdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
@@ -82,9 +82,9 @@ func (r *placementResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 		PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}}
 	attrs["id"] = rschema.StringAttribute{Computed: true, MarkdownDescription: "The placement name.",
 		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
-	attrs["preview_limit"] = rschema.Int64Attribute{Optional: true, Computed: true, Default: int64default.StaticInt64(placement.DefaultPreviewLimit),
+	attrs["preview_limit"] = rschema.NumberAttribute{Optional: true, Computed: true, Default: numberdefault.StaticBigFloat(big.NewFloat(placement.DefaultPreviewLimit)),
 		MarkdownDescription: "How many left-out clusters the preview and the status list (default 20, as Fleet's own status).",
-		Validators:          []validator.Int64{int64validator.Between(1, 10000)}}
+		Validators:          []validator.Number{wholeNumberBetween(1, maxPreviewLimit)}}
 	attrs["preview"] = placementPreviewAttr("What the Fleet scheduler will decide, computed at plan when the placement is created or its " +
 		"configuration changes (and kept until the configuration changes again, so time passing or the fleet changing never causes a diff).")
 	attrs["status"] = rschema.SingleNestedAttribute{Computed: true, MarkdownDescription: "The hub's actual decisions and conditions, " +

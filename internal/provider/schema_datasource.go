@@ -7,6 +7,12 @@ import (
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 )
 
+// Whole-number inputs are NumberAttributes: the framework's Int64 type turns
+// `2.5` or `1e30` into "Value Conversion Error … This is always an error in
+// the provider" before the provider can say anything, while a number reaches
+// the bridge, which names the attribute and the allowed range; the engine
+// then applies the attribute's own limits. Computed integers stay Int64.
+//
 // Schemas are written once, framework-native, as resource schema attributes.
 // A data source that shares a tree with a resource (the placement preview
 // takes a placement's policy; the disruption preview takes a NodePool's
@@ -36,6 +42,9 @@ func dataSourceAttr(a rschema.Attribute) dschema.Attribute {
 			MarkdownDescription: desc, DeprecationMessage: a.DeprecationMessage, Validators: a.Validators}
 	case rschema.Int64Attribute:
 		return dschema.Int64Attribute{Required: a.Required, Optional: optional, Computed: computed, Sensitive: a.Sensitive,
+			MarkdownDescription: desc, DeprecationMessage: a.DeprecationMessage, Validators: a.Validators}
+	case rschema.NumberAttribute:
+		return dschema.NumberAttribute{Required: a.Required, Optional: optional, Computed: computed, Sensitive: a.Sensitive,
 			MarkdownDescription: desc, DeprecationMessage: a.DeprecationMessage, Validators: a.Validators}
 	case rschema.BoolAttribute:
 		return dschema.BoolAttribute{Required: a.Required, Optional: optional, Computed: computed, Sensitive: a.Sensitive,
@@ -82,6 +91,8 @@ func computedTree(a rschema.Attribute) rschema.Attribute {
 		return rschema.StringAttribute{Computed: true, MarkdownDescription: a.MarkdownDescription}
 	case rschema.Int64Attribute:
 		return rschema.Int64Attribute{Computed: true, MarkdownDescription: a.MarkdownDescription}
+	case rschema.NumberAttribute:
+		return rschema.NumberAttribute{Computed: true, MarkdownDescription: a.MarkdownDescription}
 	case rschema.BoolAttribute:
 		return rschema.BoolAttribute{Computed: true, MarkdownDescription: a.MarkdownDescription}
 	case rschema.ListAttribute:

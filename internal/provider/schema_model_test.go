@@ -107,6 +107,12 @@ func modelMismatches(where string, schema tfattr.Type, model reflect.Type) []str
 		default:
 			return mismatch()
 		}
+	case basetypes.NumberType:
+		switch model.Kind() {
+		case reflect.Int, reflect.Int32, reflect.Int64, reflect.Float64:
+		default:
+			return mismatch()
+		}
 	case basetypes.Float64Type:
 		if model.Kind() != reflect.Float64 {
 			return mismatch()

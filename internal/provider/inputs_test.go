@@ -1,0 +1,99 @@
+package provider
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+)
+
+// Inputs that must never look like a provider bug (issue 9, items 12 and
+// 14): each gets one error that names the attribute and what to write.
+
+// A fractional or oversized number is the practitioner's mistake, not "an
+// error in the provider": whole-number inputs are Number attributes, so the
+// framework passes the value on, and the bridge names the attribute and the
+// range of the field (Fleet's and Karpenter's int32 fields give theirs).
+func TestAccInputs_numbers(t *testing.T) {
+	cfg := providerConfig(t, "")
+	cases := []struct{ config, want string }{
+		{simplePlacement("", `policy = { placement_type = "PickN", number_of_clusters = 2.5 }`), "policy.number_of_clusters: 2.5 is not a whole number"},
+		{simplePlacement("", `preview_limit = 2.5`), "preview_limit: 2.5 is not allowed: write a whole number from 1 to 10000"},
+		{strings.Replace(nodePoolConfig(`team = "web"`, `{ nodes = "10%" }`), `name    = "default"`, "name    = \"default\"\n  weight  = 1e30", 1),
+			"weight: 1000000000000000000000000000000 is out of range: write a whole number from -2147483648 to 2147483647"},
+		{`data "aks_nap_disruption_preview" "p" {
+  nodes = 2.5
+}`, "nodes: 2.5 is not a whole number"},
+	}
+	for _, c := range cases {
+		resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviders, Steps: []resource.TestStep{
+			{Config: cfg + c.config, PlanOnly: true, ExpectError: expectError(c.want)},
+		}})
+	}
+}
+
+// `mock { clock = "fixed" }` without a time fails at validate (before any
+// hub is built), naming clock_time and its environment variable.
+func TestValidateProviderConfig_clock(t *testing.T) {
+	t.Setenv(EnvClockTime, "")
+	t.Setenv(EnvClockScale, "")
+	ctx := context.Background()
+	server := providerserver.NewProtocol6(New("test")())()
+	schemas, err := server.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	typ := schemas.Provider.ValueType()
+	for _, c := range []struct {
+		mock map[string]any
+		want string
+	}{
+		{map[string]any{"clock": "fixed"}, `mock.clock = "fixed" needs mock.clock_time (or the environment variable AKS_MOCK_CLOCK_TIME)`},
+		{map[string]any{"clock": "scaled"}, `mock.clock = "scaled" needs mock.clock_time (or the environment variable AKS_MOCK_CLOCK_TIME)`},
+		{map[string]any{"clock": "scaled", "clock_time": testClock}, `mock.clock = "scaled" needs mock.clock_scale (or the environment variable AKS_MOCK_CLOCK_SCALE)`},
+		{map[string]any{"clock": "fixed", "clock_time": testClock}, ""},
+	} {
+		v, err := encode(map[string]any{"mock": c.mock}, typ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dv, _ := tfprotov6.NewDynamicValue(typ, v)
+		resp, err := server.ValidateProviderConfig(ctx, &tfprotov6.ValidateProviderConfigRequest{Config: &dv})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, d := range resp.Diagnostics {
+			if d.Severity == tfprotov6.DiagnosticSeverityError {
+				got = append(got, d.Detail)
+				if c.want != "" && !d.Attribute.Equal(tftypes.NewAttributePath().WithAttributeName("mock").WithAttributeName(strings.Split(strings.Split(c.want, " needs mock.")[1], " ")[0])) {
+					t.Errorf("%v: the error is on %v, want the attribute it names", c.mock, d.Attribute)
+				}
+			}
+		}
+		if (c.want == "") != (len(got) == 0) || (c.want != "" && !strings.Contains(strings.Join(got, "\n"), c.want)) {
+			t.Errorf("%v: errors %q, want %q", c.mock, got, c.want)
+		}
+	}
+}
+
+// The same through the CLI: the configuration is refused before any plan.
+func TestAccInputs_fixedClockWithoutTime(t *testing.T) {
+	t.Setenv(EnvClockTime, "")
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviders, Steps: []resource.TestStep{{
+		Config: `
+provider "aks" {
+  mock {
+    clock = "fixed"
+  }
+}
+data "aks_fleet_member_clusters" "all" {}
+`,
+		PlanOnly:    true,
+		ExpectError: expectError(`mock.clock = "fixed" needs mock.clock_time (or the environment variable AKS_MOCK_CLOCK_TIME)`),
+	}}})
+}
