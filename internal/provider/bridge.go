@@ -34,12 +34,22 @@ import (
 // known only after apply), down to the leaf that is unknown.
 type unknownPaths []field.Path
 
-// covers reports whether the rule at p may depend on an unknown value: p lies
-// under an unknown attribute, or an unknown attribute lies under p (a rule
-// about an object or a list judges its elements).
+// covers reports whether the rule at p may depend on an unknown value. The
+// engines decode an unknown value as unset, so a rule that reads it may
+// fire wrongly: one that switches on it (a toleration's operator, the
+// placement type), counts it (a requirement's values against min_values) or
+// lies above it. So every rule about the unknown value's enclosing object,
+// its siblings and their descendants, or about anything above it, waits for
+// the value; rules about other objects — other list elements, other nested
+// objects, other top-level attributes — are still checked at plan. Top-level
+// attributes are independent: an unknown name hides no rule of the policy.
 func (u unknownPaths) covers(p field.Path) bool {
 	for _, x := range u {
-		if _, under := p.Rel(x); under {
+		scope := x
+		if x.Len() > 1 {
+			scope = x.Parent()
+		}
+		if _, under := p.Rel(scope); under {
 			return true
 		}
 		if _, under := x.Rel(p); under {

@@ -97,25 +97,21 @@ func TestBridgeUnknownLeaf(t *testing.T) {
 	if d.Name != "x" || d.Other == nil || d.Other.MatchLabels["b"] != "2" || d.Other.Values[0] != "v" {
 		t.Fatalf("known values beside the unknown ones must decode: %#v", d)
 	}
-	for p, want := range map[string]bool{
-		"other.values[1]": true, "other.values": true, "other": true, // the unknown leaf, and rules judging its parents
-		"other.values[0]": false, "name": false, `other.match_labels["b"]`: false,
+	for _, c := range []struct {
+		p    field.Path
+		want bool
+	}{
+		{field.Root("other").Child("values").Index(1), true},                  // the unknown leaf
+		{field.Root("other").Child("values").Index(0), true},                  // a sibling: a rule may compare them
+		{field.Root("other").Child("values"), true},                           // its enclosing list
+		{field.Root("other"), true},                                           // above it
+		{field.Root("other").Child("match_labels").Key("b"), true},            // beside the other unknown leaf
+		{field.Root("name"), false},                                           // another top-level attribute
+		{field.Root("budgets").Index(0).Child("values"), false},               // another object
+		{field.Root("other").Child("match_labels").Key("b").Child("x"), true}, // below a covered sibling
 	} {
-		fp := field.Root("other")
-		switch p {
-		case "other.values[1]":
-			fp = fp.Child("values").Index(1)
-		case "other.values":
-			fp = fp.Child("values")
-		case "other.values[0]":
-			fp = fp.Child("values").Index(0)
-		case "name":
-			fp = field.Root("name")
-		case `other.match_labels["b"]`:
-			fp = fp.Child("match_labels").Key("b")
-		}
-		if unknown.covers(fp) != want {
-			t.Errorf("covers(%s) = %v, want %v", p, !want, want)
+		if got := unknown.covers(c.p); got != c.want {
+			t.Errorf("covers(%s) = %v, want %v", c.p, got, c.want)
 		}
 	}
 }

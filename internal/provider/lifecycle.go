@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"time"
 
 	tfattr "github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -145,11 +146,11 @@ func setState(state *tfsdk.State, model any, diags *diag.Diagnostics) {
 const privateVersion = "version"
 
 // objectVersion is what the provider remembers of the object it last read:
-// its ETag (sent as If-Match) and its spec generation (which moves only when
-// someone changes the spec, not when the hub writes status).
+// its ETag (sent as If-Match) and when it was created (which tells the same
+// object from one deleted and created again under the same name).
 type objectVersion struct {
-	ETag       string `json:"etag"`
-	Generation int64  `json:"generation"`
+	ETag      string    `json:"etag"`
+	CreatedAt time.Time `json:"created_at"`
 }
 
 type privateGetter interface {
@@ -162,7 +163,7 @@ type privateSetter interface {
 
 // saveVersion records the version of the hub object in private state.
 func saveVersion(ctx context.Context, private privateSetter, m hub.Meta, diags *diag.Diagnostics) {
-	raw, err := json.Marshal(objectVersion{ETag: m.ETag, Generation: m.Generation})
+	raw, err := json.Marshal(objectVersion{ETag: m.ETag, CreatedAt: m.CreatedAt})
 	if err != nil {
 		diags.AddError("Cannot record the object version", err.Error())
 		return
@@ -188,17 +189,18 @@ func savedVersion(ctx context.Context, private privateGetter, diags *diag.Diagno
 // conditionalWrite runs an update or delete with the ETag last read as
 // If-Match. The hub's own status writes (the scheduler's decisions, the
 // agents' reports) change the ETag too, as they change a Kubernetes object's
-// resourceVersion; so when the precondition fails but the spec generation is
-// still the one last read, nobody changed what Terraform manages and the
-// write is retried once with the current ETag. A changed generation is a
-// conflict: hub.ErrPreconditionFailed reaches the caller.
-func conditionalWrite(saved objectVersion, current func() (hub.Meta, error), write func(hub.Precondition) error) error {
+// resourceVersion; so when the precondition fails, the object is read again,
+// and if it is the same object (created at the same instant) with the spec
+// Terraform last read (current reports it), nobody changed what Terraform
+// manages and the write is retried once with the current ETag. Anything else
+// is a conflict: hub.ErrPreconditionFailed reaches the caller.
+func conditionalWrite(saved objectVersion, current func() (m hub.Meta, sameSpec bool, err error), write func(hub.Precondition) error) error {
 	err := write(hub.Precondition{IfMatch: saved.ETag})
 	if !errors.Is(err, hub.ErrPreconditionFailed) || saved.ETag == "" {
 		return err
 	}
-	cur, gerr := current()
-	if gerr != nil || cur.Generation != saved.Generation {
+	cur, same, gerr := current()
+	if gerr != nil || !same || !cur.CreatedAt.Equal(saved.CreatedAt) {
 		return err
 	}
 	return write(hub.Precondition{IfMatch: cur.ETag})

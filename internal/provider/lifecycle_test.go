@@ -156,38 +156,59 @@ func TestAccLifecycle_concurrentModificationIsAConflict(t *testing.T) {
 }
 
 // A rule broken beside a value known only after apply is still reported:
-// only the rules that depend on the unknown leaf wait for apply.
+// only the rules about the unknown value's own object wait for apply.
 func TestAccLifecycle_errorBesideAnUnknownValue(t *testing.T) {
 	cfg := providerConfig(t, "")
-	unknownCount := `resource "terraform_data" "n" { input = 2 }`
+	unknown := `resource "terraform_data" "v" { input = "web" }`
 	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviders, Steps: []resource.TestStep{
 		{
-			Config: cfg + unknownCount + simplePlacement("", `policy = {
+			Config: cfg + unknown + simplePlacement("", `policy = {
     placement_type     = "PickN"
-    number_of_clusters = terraform_data.n.output
+    number_of_clusters = 2
+    affinity = { required = [{ label_selector = { match_labels = { team = terraform_data.v.output } } }] }
     topology_spread_constraints = [{ topology_key = "region", when_unsatisfiable = "Sometimes" }]
   }`),
 			ExpectError: expectError(`policy.topology_spread_constraints[0].when_unsatisfiable`),
 		},
 		{
-			Config:      cfg + unknownCount + nodePoolConfig(`team = terraform_data.n.output`, `{ nodes = "150%" }`),
+			Config:      cfg + unknown + nodePoolConfig(`team = terraform_data.v.output`, `{ nodes = "150%" }`),
 			ExpectError: expectError(`disruption.budgets[0].nodes`),
 		},
 	}})
 }
 
-// conditionalWrite retries only when nothing but status moved the ETag.
+// A value known only after apply never causes an error that the known value
+// would not: rules that switch on it (the placement type, a toleration's
+// operator) or count it (a requirement's values against min_values) wait.
+func TestAccLifecycle_noFalseErrorsFromUnknownValues(t *testing.T) {
+	cfg := providerConfig(t, "")
+	for _, c := range []struct{ input, config string }{
+		{`"PickFixed"`, simplePlacement("", `policy = { placement_type = terraform_data.t.output, cluster_names = ["aks-east-prod-01"] }`)},
+		{`"Exists"`, simplePlacement("", `policy = { tolerations = [{ operator = terraform_data.t.output }] }`)},
+		{`["D", "E"]`, strings.Replace(nodePoolConfig(`team = "web"`, `{ nodes = "10%" }`), `values = ["D", "E"] }`, `values = terraform_data.t.output, min_values = 2 }`, 1)},
+	} {
+		resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviders, Steps: []resource.TestStep{
+			{Config: cfg + `resource "terraform_data" "t" { input = ` + c.input + ` }` + c.config},
+		}})
+	}
+}
+
+// conditionalWrite retries only when nothing but status moved the ETag:
+// the same object (created at the same instant) with the spec last read.
 func TestConditionalWrite(t *testing.T) {
-	saved := objectVersion{ETag: `"1"`, Generation: 4}
+	created := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	saved := objectVersion{ETag: `"1"`, CreatedAt: created}
 	cases := []struct {
 		name     string
 		current  hub.Meta // what the hub holds now
+		sameSpec bool
 		wantErr  error
 		wantSent []string // the If-Match of each attempt
 	}{
-		{"unchanged", hub.Meta{ETag: `"1"`, Generation: 4}, nil, []string{`"1"`}},
-		{"status written since the read", hub.Meta{ETag: `"7"`, Generation: 4}, nil, []string{`"1"`, `"7"`}},
-		{"spec changed since the read", hub.Meta{ETag: `"9"`, Generation: 5}, hub.ErrPreconditionFailed, []string{`"1"`}},
+		{"unchanged", hub.Meta{ETag: `"1"`, CreatedAt: created}, true, nil, []string{`"1"`}},
+		{"status written since the read", hub.Meta{ETag: `"7"`, CreatedAt: created}, true, nil, []string{`"1"`, `"7"`}},
+		{"spec changed since the read", hub.Meta{ETag: `"9"`, CreatedAt: created}, false, hub.ErrPreconditionFailed, []string{`"1"`}},
+		{"deleted and created again, same spec", hub.Meta{ETag: `"3"`, CreatedAt: created.Add(time.Hour)}, true, hub.ErrPreconditionFailed, []string{`"1"`}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -199,7 +220,7 @@ func TestConditionalWrite(t *testing.T) {
 				}
 				return nil
 			}
-			err := conditionalWrite(saved, func() (hub.Meta, error) { return c.current, nil }, write)
+			err := conditionalWrite(saved, func() (hub.Meta, bool, error) { return c.current, c.sameSpec, nil }, write)
 			if !errors.Is(err, c.wantErr) || (c.wantErr == nil && err != nil) {
 				t.Fatalf("err %v, want %v", err, c.wantErr)
 			}
@@ -210,7 +231,7 @@ func TestConditionalWrite(t *testing.T) {
 	}
 	// A state from before versions were recorded writes unconditionally, once.
 	calls := 0
-	err := conditionalWrite(objectVersion{}, func() (hub.Meta, error) { t.Fatal("no read expected"); return hub.Meta{}, nil },
+	err := conditionalWrite(objectVersion{}, func() (hub.Meta, bool, error) { t.Fatal("no read expected"); return hub.Meta{}, false, nil },
 		func(pre hub.Precondition) error { calls++; return nil })
 	if err != nil || calls != 1 {
 		t.Fatalf("unversioned write: %v after %d calls", err, calls)

@@ -298,16 +298,26 @@ func deref(s *string) string {
 }
 
 func (r *nodePoolResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	r.apply(ctx, opCreate, req.Plan, objectVersion{}, &resp.State, resp.Private, &resp.Diagnostics)
+	create := func(write func(hub.Precondition) error) error { return write(hub.Precondition{IfNoneMatch: true}) }
+	r.apply(ctx, opCreate, req.Plan, create, &resp.State, resp.Private, &resp.Diagnostics)
 }
 
 func (r *nodePoolResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	r.apply(ctx, opUpdate, req.Plan, savedVersion(ctx, req.Private, &resp.Diagnostics), &resp.State, resp.Private, &resp.Diagnostics)
+	var prior nodePoolModel
+	if _, ok := readValue(req.State.Raw, &prior, &resp.Diagnostics); !ok {
+		return
+	}
+	saved := savedVersion(ctx, req.Private, &resp.Diagnostics)
+	update := func(write func(hub.Precondition) error) error {
+		return conditionalWrite(saved, r.current(ctx, prior.Cluster, prior.Name, prior.NodePool), write)
+	}
+	r.apply(ctx, opUpdate, req.Plan, update, &resp.State, resp.Private, &resp.Diagnostics)
 }
 
 // apply sends the planned NodePool to its cluster (a create must not find
 // it; an update must find the version last read) and records its nodes.
-func (r *nodePoolResource) apply(ctx context.Context, op string, plan tfsdk.Plan, saved objectVersion, state *tfsdk.State, private privateSetter, diags *diag.Diagnostics) {
+func (r *nodePoolResource) apply(ctx context.Context, op string, plan tfsdk.Plan, guarded func(write func(hub.Precondition) error) error,
+	state *tfsdk.State, private privateSetter, diags *diag.Diagnostics) {
 	var m nodePoolModel
 	if _, ok := readValue(plan.Raw, &m, diags); !ok || diags.HasError() {
 		return
@@ -317,13 +327,7 @@ func (r *nodePoolResource) apply(ctx context.Context, op string, plan tfsdk.Plan
 		np, err = r.hub.ApplyNodePool(ctx, hub.NodePool{Meta: hub.Meta{Name: m.Name}, Cluster: m.Cluster, Spec: m.NodePool}, pre)
 		return err
 	}
-	var err error
-	if op == opCreate {
-		err = write(hub.Precondition{IfNoneMatch: true})
-	} else {
-		err = conditionalWrite(saved, r.current(ctx, m.Cluster, m.Name), write)
-	}
-	if err != nil {
+	if err := guarded(write); err != nil {
 		hubError(diags, op, m.ref(), err)
 		return
 	}
@@ -333,14 +337,15 @@ func (r *nodePoolResource) apply(ctx context.Context, op string, plan tfsdk.Plan
 	saveVersion(ctx, private, np.Meta, diags)
 }
 
-// current reads the NodePool's metadata (for conditionalWrite).
-func (r *nodePoolResource) current(ctx context.Context, cluster, name string) func() (hub.Meta, error) {
-	return func() (hub.Meta, error) {
+// current reads the NodePool for conditionalWrite: its metadata, and
+// whether its spec is still the one Terraform last read.
+func (r *nodePoolResource) current(ctx context.Context, cluster, name string, last nodepool.NodePool) func() (hub.Meta, bool, error) {
+	return func() (hub.Meta, bool, error) {
 		np, err := r.hub.GetNodePool(ctx, cluster, name)
 		if err != nil {
-			return hub.Meta{}, err
+			return hub.Meta{}, false, err
 		}
-		return np.Meta, nil
+		return np.Meta, sameSpec(np.Spec, last, nodepool.WithDefaults), nil
 	}
 }
 
@@ -383,7 +388,7 @@ func (r *nodePoolResource) Delete(ctx context.Context, req resource.DeleteReques
 		return
 	}
 	del := func(pre hub.Precondition) error { return r.hub.DeleteNodePool(ctx, m.Cluster, m.Name, pre) }
-	if err := conditionalWrite(savedVersion(ctx, req.Private, &resp.Diagnostics), r.current(ctx, m.Cluster, m.Name), del); err != nil && !errors.Is(err, hub.ErrNotFound) {
+	if err := conditionalWrite(savedVersion(ctx, req.Private, &resp.Diagnostics), r.current(ctx, m.Cluster, m.Name, m.NodePool), del); err != nil && !errors.Is(err, hub.ErrNotFound) {
 		hubError(&resp.Diagnostics, opDelete, m.ref(), err)
 	}
 }

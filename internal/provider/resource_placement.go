@@ -213,17 +213,27 @@ func (r *placementResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 }
 
 func (r *placementResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	r.apply(ctx, opCreate, req.Plan, objectVersion{}, &resp.State, resp.Private, &resp.Diagnostics)
+	create := func(write func(hub.Precondition) error) error { return write(hub.Precondition{IfNoneMatch: true}) }
+	r.apply(ctx, opCreate, req.Plan, create, &resp.State, resp.Private, &resp.Diagnostics)
 }
 
 func (r *placementResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	r.apply(ctx, opUpdate, req.Plan, savedVersion(ctx, req.Private, &resp.Diagnostics), &resp.State, resp.Private, &resp.Diagnostics)
+	var prior placementModel
+	if _, ok := readValue(req.State.Raw, &prior, &resp.Diagnostics); !ok {
+		return
+	}
+	saved := savedVersion(ctx, req.Private, &resp.Diagnostics)
+	update := func(write func(hub.Precondition) error) error {
+		return conditionalWrite(saved, r.current(ctx, prior.Name, prior.Spec), write)
+	}
+	r.apply(ctx, opUpdate, req.Plan, update, &resp.State, resp.Private, &resp.Diagnostics)
 }
 
 // apply sends the planned spec to the hub (a create must not find the
 // placement; an update must find the version last read) and records the
 // hub's decisions.
-func (r *placementResource) apply(ctx context.Context, op string, plan tfsdk.Plan, saved objectVersion, state *tfsdk.State, private privateSetter, diags *diag.Diagnostics) {
+func (r *placementResource) apply(ctx context.Context, op string, plan tfsdk.Plan, guarded func(write func(hub.Precondition) error) error,
+	state *tfsdk.State, private privateSetter, diags *diag.Diagnostics) {
 	var m placementModel
 	if _, ok := readValue(plan.Raw, &m, diags); !ok || diags.HasError() {
 		return
@@ -233,13 +243,7 @@ func (r *placementResource) apply(ctx context.Context, op string, plan tfsdk.Pla
 		p, err = r.hub.ApplyPlacement(ctx, hub.Placement{Meta: hub.Meta{Name: m.Name}, Spec: m.Spec}, pre)
 		return err
 	}
-	var err error
-	if op == opCreate {
-		err = write(hub.Precondition{IfNoneMatch: true})
-	} else {
-		err = conditionalWrite(saved, r.current(ctx, m.Name), write)
-	}
-	if err != nil {
+	if err := guarded(write); err != nil {
 		hubError(diags, op, objectRef{placementType, m.Name}, err)
 		return
 	}
@@ -249,14 +253,15 @@ func (r *placementResource) apply(ctx context.Context, op string, plan tfsdk.Pla
 	saveVersion(ctx, private, p.Meta, diags)
 }
 
-// current reads the placement's metadata (for conditionalWrite).
-func (r *placementResource) current(ctx context.Context, name string) func() (hub.Meta, error) {
-	return func() (hub.Meta, error) {
+// current reads the placement for conditionalWrite: its metadata, and
+// whether its spec is still the one Terraform last read.
+func (r *placementResource) current(ctx context.Context, name string, last placement.Spec) func() (hub.Meta, bool, error) {
+	return func() (hub.Meta, bool, error) {
 		p, err := r.hub.GetPlacement(ctx, name)
 		if err != nil {
-			return hub.Meta{}, err
+			return hub.Meta{}, false, err
 		}
-		return p.Meta, nil
+		return p.Meta, sameSpec(p.Spec, last, placement.WithDefaults), nil
 	}
 }
 
@@ -299,7 +304,7 @@ func (r *placementResource) Delete(ctx context.Context, req resource.DeleteReque
 		return
 	}
 	del := func(pre hub.Precondition) error { return r.hub.DeletePlacement(ctx, m.ID, pre) }
-	if err := conditionalWrite(savedVersion(ctx, req.Private, &resp.Diagnostics), r.current(ctx, m.ID), del); err != nil && !errors.Is(err, hub.ErrNotFound) {
+	if err := conditionalWrite(savedVersion(ctx, req.Private, &resp.Diagnostics), r.current(ctx, m.ID, m.Spec), del); err != nil && !errors.Is(err, hub.ErrNotFound) {
 		hubError(&resp.Diagnostics, opDelete, objectRef{placementType, m.ID}, err)
 	}
 }

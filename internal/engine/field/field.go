@@ -50,6 +50,17 @@ func (p Path) Key(k string) Path { return p.with(Step{Index: -1, Key: k, IsKey: 
 // Steps returns a copy of the path's steps.
 func (p Path) Steps() []Step { return append([]Step(nil), p.steps...) }
 
+// Parent is the path one step up; the root's parent is the root.
+func (p Path) Parent() Path {
+	if len(p.steps) == 0 {
+		return p
+	}
+	return Path{steps: append([]Step(nil), p.steps[:len(p.steps)-1]...)}
+}
+
+// Len is the number of steps.
+func (p Path) Len() int { return len(p.steps) }
+
 // Concat appends q below p.
 func (p Path) Concat(q Path) Path {
 	steps := make([]Step, 0, len(p.steps)+len(q.steps))
