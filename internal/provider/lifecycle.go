@@ -1,10 +1,12 @@
 package provider
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"reflect"
+	"sort"
 	"time"
 
 	tfattr "github.com/hashicorp/terraform-plugin-framework/attr"
@@ -94,6 +96,89 @@ func reportWarnings(diags *diag.Diagnostics, subject string, ws []field.Warning)
 // what the practitioner wrote without them.
 func sameSpec[S any](a, b S, withDefaults func(S) S) bool {
 	return reflect.DeepEqual(withDefaults(a), withDefaults(b))
+}
+
+// adoptSpec is the spec Read records when the hub's differs from the state's
+// (an import, or a change made outside Terraform). A hub that fills in
+// defaults returns them all; recorded as they are, they would show as
+// removals in the next plan. So, top down, every value the practitioner did
+// not write is dropped when the spec means the same without it — what is
+// left is the hub's spec in the practitioner's form: their own values, and
+// whatever really differs. On import nothing is known of what the
+// practitioner writes, so the hub's form is recorded as it is: a
+// configuration that leaves defaults out then plans one update, after which
+// Read keeps its form (sameSpec).
+func adoptSpec[S any](live, written S, withDefaults func(S) S) S {
+	if reflect.ValueOf(&written).Elem().IsZero() {
+		return live
+	}
+	liveTree, err1 := toTree(live)
+	writtenTree, err2 := toTree(written)
+	if err1 != nil || err2 != nil {
+		return live
+	}
+	same := func(tree any) bool {
+		var s S
+		raw, err := json.Marshal(tree)
+		if err != nil || json.Unmarshal(raw, &s) != nil {
+			return false
+		}
+		return sameSpec(s, live, withDefaults)
+	}
+	var prune func(node, written any)
+	prune = func(node, written any) {
+		switch n := node.(type) {
+		case map[string]any:
+			w, _ := written.(map[string]any)
+			keys := make([]string, 0, len(n))
+			for k := range n {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				v := n[k]
+				if v == nil {
+					continue
+				}
+				if w[k] == nil || w[k] == "" { // not written ("" is null in state): drop it if it is only a default
+					delete(n, k)
+					if same(liveTree) {
+						continue
+					}
+					n[k] = v
+				}
+				prune(v, w[k])
+			}
+		case []any:
+			w, _ := written.([]any)
+			for i, e := range n {
+				var we any
+				if i < len(w) {
+					we = w[i]
+				}
+				prune(e, we)
+			}
+		}
+	}
+	prune(liveTree, writtenTree)
+	var out S
+	raw, err := json.Marshal(liveTree)
+	if err != nil || json.Unmarshal(raw, &out) != nil {
+		return live
+	}
+	return out
+}
+
+// toTree is a value as plain JSON data (objects are maps).
+func toTree(v any) (any, error) {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber() // numbers round-trip exactly
+	var tree any
+	return tree, dec.Decode(&tree)
 }
 
 // keepPreview copies the prior preview into the plan: the configuration did

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -16,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 
+	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/hubtest"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/mock"
@@ -235,5 +237,54 @@ func TestConditionalWrite(t *testing.T) {
 		func(pre hub.Precondition) error { calls++; return nil })
 	if err != nil || calls != 1 {
 		t.Fatalf("unversioned write: %v after %d calls", err, calls)
+	}
+}
+
+// Import from a hub that fills in defaults records the hub's form; a
+// configuration that leaves the defaults out plans one update, and then
+// nothing (Read keeps the practitioner's form once the specs agree).
+func TestAccLifecycle_importFromADefaultingHubConverges(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "state.db")
+	seed := func() {
+		at, _ := time.Parse(time.RFC3339, testClock)
+		h, err := mock.New(mock.Config{StatePath: state, Clock: mock.ClockConfig{Mode: mock.ClockFixed, Time: at}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 2
+		spec := placement.Spec{Name: "web", ResourceSelectors: []placement.ResourceSelector{{Version: "v1", Kind: "Namespace", Name: "web"}},
+			Policy: placement.Policy{PlacementType: placement.PickN, NumberOfClusters: &n}}
+		if _, err := hubtest.Defaulting(h).ApplyPlacement(context.Background(), hub.Placement{Meta: hub.Meta{Name: "web"}, Spec: spec}, hub.Precondition{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: providersWith(hubtest.Defaulting), Steps: []resource.TestStep{{
+		PreConfig: seed,
+		Config: providerConfigAt(state, "", testClock) + `
+import {
+  to = aks_fleet_placement.test
+  id = "web"
+}` + simplePlacement("", `policy = { placement_type = "PickN", number_of_clusters = 2 }`),
+		ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(plAddr, plancheck.ResourceActionUpdate)}},
+		// plugin-testing then requires the refreshed plan to be empty.
+	}}})
+}
+
+// adoptSpec drops exactly the values that are defaults the practitioner did
+// not write.
+func TestAdoptSpec(t *testing.T) {
+	n, five, ten := 2, 5, 10
+	written := placement.Spec{Name: "web", Policy: placement.Policy{PlacementType: placement.PickN, NumberOfClusters: &n}, RevisionHistoryLimit: &ten}
+	live := placement.WithDefaults(written)
+	live.Policy.NumberOfClusters = &five // changed outside Terraform
+	got := adoptSpec(live, written, placement.WithDefaults)
+	want := placement.Spec{Name: "web", Policy: placement.Policy{PlacementType: placement.PickN, NumberOfClusters: &five}, RevisionHistoryLimit: &ten}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("adopted %+v\nwant %+v", got, want)
+	}
+	// On import nothing is known of the practitioner's form: the hub's is kept.
+	imported := placement.WithDefaults(placement.Spec{Name: "web"})
+	if got := adoptSpec(imported, placement.Spec{}, placement.WithDefaults); !reflect.DeepEqual(got, imported) {
+		t.Fatalf("imported %+v", got)
 	}
 }

@@ -375,7 +375,7 @@ func (r *nodePoolResource) Read(ctx context.Context, req resource.ReadRequest, r
 		prior.Preview = &pv
 	}
 	if !sameSpec(prior.NodePool, np.Spec, nodepool.WithDefaults) || prior.Cluster != cluster || prior.Name != name {
-		setState(&resp.State, nodePoolModel{ID: prior.ID, Cluster: cluster, Name: name, NodePool: np.Spec, Preview: prior.Preview, Status: &status}, &resp.Diagnostics)
+		setState(&resp.State, nodePoolModel{ID: prior.ID, Cluster: cluster, Name: name, NodePool: adoptSpec(np.Spec, prior.NodePool, nodepool.WithDefaults), Preview: prior.Preview, Status: &status}, &resp.Diagnostics)
 		return
 	}
 	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("preview"), prior.Preview, &resp.Diagnostics)

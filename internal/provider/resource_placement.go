@@ -291,7 +291,7 @@ func (r *placementResource) Read(ctx context.Context, req resource.ReadRequest, 
 		prior.Preview = &pv
 	}
 	if !sameSpec(prior.Spec, p.Spec, placement.WithDefaults) { // imported, or changed outside Terraform
-		setState(&resp.State, placementModel{ID: p.Name, Spec: p.Spec, PreviewLimit: prior.PreviewLimit, Preview: prior.Preview, Status: &status}, &resp.Diagnostics)
+		setState(&resp.State, placementModel{ID: p.Name, Spec: adoptSpec(p.Spec, prior.Spec, placement.WithDefaults), PreviewLimit: prior.PreviewLimit, Preview: prior.Preview, Status: &status}, &resp.Diagnostics)
 		return
 	}
 	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("preview"), prior.Preview, &resp.Diagnostics)
