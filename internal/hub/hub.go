@@ -135,7 +135,11 @@ type PlacementStatus struct {
 	ObservedGeneration int64
 	// Selected are the clusters the placement holds, sorted.
 	Selected []string
-	// Decisions are the scheduler's decisions of the last scheduling cycle.
+	// Decisions are the scheduler's decisions of the last scheduling cycle,
+	// in the order Fleet's status lists them. A selected cluster's decision
+	// carries the score recorded when the cluster was picked (Fleet keeps it
+	// on the cluster's binding): placement.RecordedScores reads them back for
+	// the next cycle, whose scale-in ranks by them.
 	Decisions []placement.Decision
 	// Requested is how many clusters the policy asks for: numberOfClusters for
 	// PickN, the number of cluster names for PickFixed, -1 for PickAll.

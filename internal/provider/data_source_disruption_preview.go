@@ -77,6 +77,15 @@ func (d *disruptionPreviewDataSource) Schema(_ context.Context, _ datasource.Sch
 // input decodes and validates the configuration; ok is false when it is not
 // known yet or invalid.
 func (d *disruptionPreviewDataSource) input(raw tftypes.Value, diags *diag.Diagnostics) (in disruptionPreviewModel, from time.Time, span time.Duration, ok bool) {
+	counts := func(p field.Path, number string) field.Errors {
+		if s := p.Steps(); len(s) == 1 && (s[0].Name == "nodes" || s[0].Name == "disrupting") {
+			return nodepool.ValidateNodeCount(p, number)
+		}
+		return nil
+	}
+	if !checkNumbers(raw, "Invalid node count", counts, diags) {
+		return in, from, span, false
+	}
 	unknown, ok := readValue(raw, &in, diags)
 	if !ok {
 		return in, from, span, false
@@ -86,10 +95,9 @@ func (d *disruptionPreviewDataSource) input(raw tftypes.Value, diags *diag.Diagn
 		errs[i].Path, _ = e.Path.Rel(field.Root("disruption")) // the budgets are top-level here
 	}
 	reportErrors(diags, "Invalid disruption budget", errs, unknown)
-	if !unknown.covers(field.Root("nodes")) && !unknown.covers(field.Root("disrupting")) &&
-		(in.Nodes < 0 || in.Disrupting < 0 || in.Disrupting > in.Nodes) {
+	if !unknown.covers(field.Root("nodes")) && !unknown.covers(field.Root("disrupting")) && in.Disrupting > in.Nodes {
 		diags.AddAttributeError(path.Root("disrupting"), "Invalid node counts",
-			fmt.Sprintf("nodes (%d) and disrupting (%d) must not be negative, and disrupting cannot exceed nodes.", in.Nodes, in.Disrupting))
+			fmt.Sprintf("disrupting: %d nodes cannot be disrupting in a pool of %d (nodes). Give at most as many as nodes.", in.Disrupting, in.Nodes))
 	}
 	var err error
 	if in.From != "" {
@@ -119,7 +127,7 @@ func (d *disruptionPreviewDataSource) Read(ctx context.Context, req datasource.R
 	if from.IsZero() {
 		from = d.hub.Now()
 	}
-	np := nodepool.NodePool{Disruption: nodepool.Disruption{Budgets: in.Budgets}}
+	np := nodepool.NodePool{Disruption: &nodepool.Disruption{Budgets: in.Budgets}}
 	budgets := nodepool.WithDefaults(np).Disruption.Budgets
 	in.Warnings = []string{}
 	for _, w := range nodepool.Warnings(np) {

@@ -145,3 +145,47 @@ func TestAccDisruptionPreview_invalid(t *testing.T) {
 		},
 	})
 }
+
+// Issue 9 item 11: Karpenter's Budget.IsActive is !Next(now-duration).After(now),
+// and robfig/cron's Next returns the zero time — active — when no hit lies
+// within five years. With duration 0m, 29 February 2096 is followed by
+// 29 February 2104, so the budget turns active at the 2096 hit (and stays so
+// until 2099 brings 2104 within the horizon): the timeline changes at the hit.
+func TestAccDisruptionPreview_zeroDurationBeyondHorizon(t *testing.T) {
+	cfg := providerConfig(t, "") + `
+data "aks_nap_disruption_preview" "leap" {
+  nodes   = 10
+  from    = "2096-02-28T12:00:00Z"
+  span    = "48h"
+  budgets = [{ nodes = "0", schedule = "0 0 29 2 *", duration = "0m" }]
+}`
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviders, Steps: []resource.TestStep{{
+		Config: cfg,
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue(dpAddr("leap"), attrPath("timeline", 0, "description"), knownvalue.StringExact("Tue 12:00–Wed 00:00 UTC: unlimited (no active budget)")),
+			statecheck.ExpectKnownValue(dpAddr("leap"), attrPath("timeline", 1, "start"), knownvalue.StringExact("2096-02-29T00:00:00Z")),
+			statecheck.ExpectKnownValue(dpAddr("leap"), attrPath("timeline", 1, "description"), knownvalue.StringExact("Wed 00:00–Thu 12:00 UTC: 0 (budget #1)")),
+		},
+	}}})
+}
+
+// Issue 9 items 9 and 12: duplicate reasons (the CRD declares reasons a set),
+// and node counts that are not whole numbers in range, each get one error
+// naming the attribute and the rule.
+func TestAccDisruptionPreview_invalidInputs(t *testing.T) {
+	cfg := providerConfig(t, "")
+	step := func(body, want string) resource.TestStep {
+		return resource.TestStep{Config: cfg + `data "aks_nap_disruption_preview" "test" {` + "\n" + body + "\n}", ExpectError: expectError(want), PlanOnly: true}
+	}
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviders, Steps: []resource.TestStep{
+		step(`nodes = 10
+  budgets = [{ nodes = "1", reasons = ["Empty", "Empty"] }]`, `budgets[0].reasons: reason "Empty" is listed twice`),
+		step(`nodes = 1e30`, `nodes: nodes must be a whole number from 0 to 2147483647, got 1000000000000000000000000000000`),
+		step(`nodes = 10
+  disrupting = -1`, `disrupting: disrupting must be a whole number from 0 to 2147483647, got -1`),
+		step(`nodes = 10
+  disrupting = 11`, `disrupting: 11 nodes cannot be disrupting in a pool of 10`),
+		step(`nodes = 10
+  budgets = [{ nodes = 4294967296 }]`, `budgets[0].nodes: 4294967296 is out of range: a node count must be from 0 to 2147483647`),
+	}})
+}

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"sort"
 	"time"
 
@@ -243,6 +244,14 @@ func memberClustersFilterFrom(raw tftypes.Value, diags *diag.Diagnostics) (selec
 	return selector.ClusterFilter{Labels: in.LabelSelector, Properties: in.PropertySelector, EligibleOnly: in.EligibleOnly}, ok
 }
 
+// prefixedWarnings moves warnings reported relative to a selector under its attribute.
+func prefixedWarnings(base field.Path, ws []field.Warning) []field.Warning {
+	for i := range ws {
+		ws[i].Path = base.Concat(ws[i].Path)
+	}
+	return ws
+}
+
 // prefixed moves errors reported relative to a selector under its attribute.
 func prefixed(base field.Path, errs field.Errors) field.Errors {
 	for i := range errs {
@@ -266,9 +275,19 @@ func (d *memberClustersDataSource) Read(ctx context.Context, req datasource.Read
 		return
 	}
 	now := d.hub.Now()
+	if filter.Properties != nil {
+		ws := filter.Properties.Warnings(selector.FleetProperties(f), "this expression is false for every cluster and the data source lists none")
+		reportWarnings(&resp.Diagnostics, "Member clusters", prefixedWarnings(field.Root("property_selector"), ws))
+	}
 	matches, err := filter.Apply(f, now)
 	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("property_selector"), "Cannot evaluate the property selector", err.Error())
+		at := field.Root("property_selector")
+		var ee *selector.ExpressionError
+		if errors.As(err, &ee) {
+			at = at.Child("match_expressions").Index(ee.Index).Child("name")
+		}
+		addFieldErrors(&resp.Diagnostics, path.Empty(), "Cannot evaluate the property selector", field.Errors{field.Errorf(at,
+			"Select on a property whose values are quantities, or on a resource whose name has no '-' (such as cpu or memory).", "%s", err.Error())})
 		return
 	}
 	names := make([]string, 0, len(matches))

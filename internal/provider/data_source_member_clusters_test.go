@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -204,4 +205,53 @@ clusters:
 			},
 		},
 	})
+}
+
+// Issue 9 item 13: the data source checks what the placement resource
+// checks. A property selector on a property no cluster has is a warning that
+// suggests similar names (the slip of Fleet Manager's documentation:
+// kubernetes.azure.com/node-count for kubernetes-fleet.io/node-count); a
+// property Fleet cannot read is an error on the expression, with the fix.
+func TestMemberClustersPropertyDiagnostics(t *testing.T) {
+	expr := func(name string) map[string]any {
+		return map[string]any{"property_selector": map[string]any{"match_expressions": []any{
+			map[string]any{"name": name, "operator": "Ge", "values": []any{"1"}}}}}
+	}
+	diags := protocolRead(t, "aks_fleet_member_clusters", expr("kubernetes.azure.com/node-count"))
+	if errs := errorsOf(diags); len(errs) > 0 {
+		t.Fatalf("errors: %v", errs)
+	}
+	warnings := strings.Join(warningsOf(diags), "\n")
+	for _, want := range []string{`property_selector.match_expressions[0].name: no cluster of the fleet has property "kubernetes.azure.com/node-count"`,
+		"this expression is false for every cluster and the data source lists none", `did you mean "kubernetes-fleet.io/node-count"?`} {
+		if !strings.Contains(warnings, want) {
+			t.Errorf("warnings do not say %q:\n%s", want, warnings)
+		}
+	}
+	if w := warningsOf(protocolRead(t, "aks_fleet_member_clusters", expr("kubernetes-fleet.io/node-count"))); len(w) > 0 {
+		t.Errorf("a property the fleet has: warnings %v", w)
+	}
+	errs := strings.Join(errorsOf(protocolRead(t, "aks_fleet_member_clusters", expr("resources.kubernetes-fleet.io/total-ephemeral-storage"))), "\n")
+	for _, want := range []string{`property_selector.match_expressions[0].name: property "resources.kubernetes-fleet.io/total-ephemeral-storage" cannot be read by Fleet's scheduler`,
+		"or on a resource whose name has no '-'"} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("error does not say %q:\n%s", want, errs)
+		}
+	}
+}
+
+// Issue 9 item 13: a held cluster of the what-if that is not a member is
+// named with a warning (Fleet drops such a binding, so the preview ignores it).
+func TestPlacementPreviewHeldClusterNotMember(t *testing.T) {
+	diags := protocolRead(t, "aks_fleet_placement_preview", map[string]any{
+		"policy":        map[string]any{"placement_type": "PickN", "number_of_clusters": 1},
+		"held_clusters": []any{"aks-east-prod-01", "aks-gone-01"},
+	})
+	if errs := errorsOf(diags); len(errs) > 0 {
+		t.Fatalf("errors: %v", errs)
+	}
+	want := `held_clusters[1]: cluster "aks-gone-01" is not a member of the fleet, so the placement cannot hold it and the preview ignores it; check the name`
+	if w := warningsOf(diags); len(w) != 1 || w[0] != want {
+		t.Errorf("warnings %q, want %q", w, want)
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
 )
 
@@ -60,8 +61,9 @@ func (d *placementPreviewDataSource) Schema(_ context.Context, _ datasource.Sche
 				Validators: []validator.Number{wholeNumberBetween(1, maxPreviewLimit)}},
 			"preview": dataSourceAttr(placementPreviewAttr("What the scheduler decides.")),
 			"warnings": dschema.ListAttribute{ElementType: types.StringType, Computed: true, MarkdownDescription: "What the plan would " +
-				"warn about: unfulfilled PickN, PickFixed names not found or not eligible, sorters or selectors on properties no " +
-				"cluster has, required affinity that matches nothing."},
+				"warn about: unfulfilled PickN, PickFixed names not found or not eligible (or none at all), sorters or selectors on " +
+				"properties no cluster has, required affinity that matches nothing, a policy Fleet admits but can never schedule, " +
+				"and `held_clusters` that are not members."},
 		},
 	}
 }
@@ -103,6 +105,13 @@ func (d *placementPreviewDataSource) Read(ctx context.Context, req datasource.Re
 	m.Warnings = []string{}
 	for _, w := range placement.Warnings(spec, f, res, now) {
 		m.Warnings = append(m.Warnings, w.Path.String()+": "+w.Message)
+	}
+	// A held cluster that is not a member is this configuration's slip, not
+	// the placement's: a diagnostic as well as an entry of warnings.
+	held := placement.HeldClusterWarnings(field.Root("held_clusters"), m.HeldClusters, f)
+	reportWarnings(&resp.Diagnostics, "Placement preview", held)
+	for _, w := range held {
+		m.Warnings = append(m.Warnings, w.String())
 	}
 	resp.State.Raw = req.Config.Raw
 	pv := newPreviewDoc(spec, res, limit)

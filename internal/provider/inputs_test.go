@@ -24,10 +24,10 @@ func TestAccInputs_numbers(t *testing.T) {
 		{simplePlacement("", `policy = { placement_type = "PickN", number_of_clusters = 2.5 }`), "policy.number_of_clusters: 2.5 is not a whole number"},
 		{simplePlacement("", `preview_limit = 2.5`), "preview_limit: 2.5 is not allowed: write a whole number from 1 to 10000"},
 		{strings.Replace(nodePoolConfig(`team = "web"`, `{ nodes = "10%" }`), `name    = "default"`, "name    = \"default\"\n  weight  = 1e30", 1),
-			"weight: 1000000000000000000000000000000 is out of range: write a whole number from -2147483648 to 2147483647"},
+			"weight: weight must be a whole number from 1 to 100, got 1000000000000000000000000000000"},
 		{`data "aks_nap_disruption_preview" "p" {
   nodes = 2.5
-}`, "nodes: 2.5 is not a whole number"},
+}`, "nodes: nodes must be a whole number from 0 to 2147483647, got 2.5"},
 	}
 	for _, c := range cases {
 		resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviders, Steps: []resource.TestStep{

@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"sort"
+	"strings"
 	"time"
 
 	tfattr "github.com/hashicorp/terraform-plugin-framework/attr"
@@ -94,8 +96,64 @@ func reportWarnings(diags *diag.Diagnostics, subject string, ws []field.Warning)
 // sameSpec reports whether two specs mean the same once the engine's defaults
 // are applied to both: what a server that fills in defaults returns equals
 // what the practitioner wrote without them.
+// An empty list or map and an absent one compare equal, except where the
+// engine type marks the difference as meaningful (`empty:"distinct"`, see
+// package field): a hub built on Go types with omitempty returns `labels =
+// {}` as absent.
 func sameSpec[S any](a, b S, withDefaults func(S) S) bool {
-	return reflect.DeepEqual(withDefaults(a), withDefaults(b))
+	return reflect.DeepEqual(canonical(reflect.ValueOf(withDefaults(a)), false), canonical(reflect.ValueOf(withDefaults(b)), false))
+}
+
+// canonical is a spec as plain data for comparison: pointers followed,
+// struct fields by json name, and empty collections absent unless distinct.
+func canonical(v reflect.Value, distinct bool) any {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			return nil
+		}
+		return canonical(v.Elem(), distinct)
+	case reflect.Struct:
+		out := map[string]any{}
+		canonicalFields(v, out)
+		return out
+	case reflect.Slice, reflect.Array:
+		if v.Kind() == reflect.Slice && v.IsNil() || v.Len() == 0 && !distinct {
+			return nil
+		}
+		out := make([]any, v.Len())
+		for i := range out {
+			out[i] = canonical(v.Index(i), false)
+		}
+		return out
+	case reflect.Map:
+		if v.IsNil() || v.Len() == 0 && !distinct {
+			return nil
+		}
+		out := make(map[string]any, v.Len())
+		for it := v.MapRange(); it.Next(); {
+			out[fmt.Sprint(it.Key().Interface())] = canonical(it.Value(), false)
+		}
+		return out
+	}
+	return v.Interface()
+}
+
+func canonicalFields(v reflect.Value, out map[string]any) {
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		switch {
+		case f.Anonymous && name == "":
+			canonicalFields(reflect.Indirect(v.Field(i)), out)
+		case f.IsExported() && name != "-":
+			if name == "" {
+				name = f.Name
+			}
+			out[name] = canonical(v.Field(i), f.Tag.Get("empty") == "distinct")
+		}
+	}
 }
 
 // adoptSpec is the spec Read records when the hub's differs from the state's
@@ -309,10 +367,12 @@ func hubError(diags *diag.Diagnostics, op string, obj objectRef, err error) {
 		diags.AddError("Changed outside Terraform", obj.String()+" was changed outside Terraform since it was read — refresh and "+
 			"apply again (terraform apply refreshes first; review the plan: it shows what changed).")
 	case errors.As(err, &conflict):
-		diags.AddError("Refused by the hub", obj.String()+": "+conflict.Reason+".")
+		diags.AddError("Refused by the hub", obj.String()+": "+conflict.Reason+". The object's current state does not allow "+
+			"this change: refresh to see its state, and change the configuration or wait until the state allows it.")
 	case errors.Is(err, hub.ErrNotFound):
 		diags.AddError("Not found", obj.String()+" does not exist on the hub (deleted outside Terraform?). Refresh to remove it from the state.")
 	default:
-		diags.AddError("Cannot "+op+" "+obj.Kind, obj.String()+": "+err.Error())
+		diags.AddError("Cannot "+op+" "+obj.Kind, obj.String()+": "+err.Error()+". Check that the hub is reachable "+
+			"(on the mock hub: that mock.state_path is writable and not held by another process) and try again.")
 	}
 }

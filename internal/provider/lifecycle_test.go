@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 
+	"github.com/fleetform/terraform-provider-aks/internal/engine/nodepool"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/hubtest"
@@ -287,4 +288,52 @@ func TestAdoptSpec(t *testing.T) {
 	if got := adoptSpec(imported, placement.Spec{}, placement.WithDefaults); !reflect.DeepEqual(got, imported) {
 		t.Fatalf("imported %+v", got)
 	}
+}
+
+// Specs compare with defaults applied and empty collections equal to absent
+// ones, except where the engine marks the difference (empty:"distinct").
+func TestSameSpec(t *testing.T) {
+	empty := nodepool.NodePool{Template: nodepool.Template{Labels: map[string]string{}, Requirements: []nodepool.Requirement{}}}
+	if !sameSpec(empty, nodepool.NodePool{}, nodepool.WithDefaults) {
+		t.Error("labels = {} and requirements = [] must equal unset ones")
+	}
+	unlimited := nodepool.NodePool{Disruption: &nodepool.Disruption{Budgets: []nodepool.Budget{}}}
+	if sameSpec(unlimited, nodepool.NodePool{Disruption: &nodepool.Disruption{}}, nodepool.WithDefaults) {
+		t.Error("budgets = [] (unlimited) must differ from unset budgets (10%)")
+	}
+	none := nodepool.NodePool{Disruption: &nodepool.Disruption{Budgets: []nodepool.Budget{{Reasons: []string{}}}}}
+	all := nodepool.NodePool{Disruption: &nodepool.Disruption{Budgets: []nodepool.Budget{{}}}}
+	if sameSpec(none, all, nodepool.WithDefaults) {
+		t.Error("reasons = [] (none) must differ from unset reasons (all)")
+	}
+	if !sameSpec(placement.Spec{Policy: placement.Policy{Tolerations: []placement.Toleration{}}}, placement.Spec{}, placement.WithDefaults) {
+		t.Error("tolerations = [] must equal unset tolerations")
+	}
+}
+
+// omitEmptyHub returns specs as a Go client with omitempty tags does: empty
+// maps and lists come back absent.
+type omitEmptyHub struct{ hub.Hub }
+
+func (h omitEmptyHub) GetNodePool(ctx context.Context, cluster, name string) (*hub.NodePool, error) {
+	return withoutEmptyLabels(h.Hub.GetNodePool(ctx, cluster, name))
+}
+
+func (h omitEmptyHub) ApplyNodePool(ctx context.Context, np hub.NodePool, pre hub.Precondition) (*hub.NodePool, error) {
+	return withoutEmptyLabels(h.Hub.ApplyNodePool(ctx, np, pre))
+}
+
+func withoutEmptyLabels(np *hub.NodePool, err error) (*hub.NodePool, error) {
+	if np != nil && len(np.Spec.Template.Labels) == 0 {
+		np.Spec.Template.Labels = nil
+	}
+	return np, err
+}
+
+// `labels = {}` against such a hub plans nothing after apply.
+func TestAccLifecycle_emptyCollectionsAgainstAnOmitEmptyHub(t *testing.T) {
+	cfg := providerConfig(t, "")
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: providersWith(func(h hub.Hub) hub.Hub { return omitEmptyHub{h} }), Steps: []resource.TestStep{
+		{Config: cfg + nodePoolConfig(``, `{ nodes = "20%" }`)},
+	}})
 }

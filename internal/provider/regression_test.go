@@ -141,8 +141,22 @@ func TestAccRegression_nodePoolIdentity(t *testing.T) {
 		},
 		{
 			Config:      cfg + strings.Replace(nodePoolConfig(`team = "web"`, `{ nodes = "10%" }`), `cluster = "aks-east-prod-01"`, "cluster = \"aks-east-prod-01\"\n  weight  = 3000000000", 1),
-			ExpectError: expectError(`weight: 3000000000 is out of range: write a whole number from -2147483648 to 2147483647`),
+			ExpectError: expectError(`weight: weight must be a whole number from 1 to 100, got 3000000000`),
 			PlanOnly:    true,
 		},
 	}})
+}
+
+// Issue 9 item 12: a NodePool number that comes from another resource, so
+// that validation sees it unknown, gets the engine's rule and range once it
+// is known (at plan), not a decoding error. The AKS CRD declares weight an
+// int32 from 1 to 100.
+func TestAccRegression_nodePoolNumberFromAnotherResource(t *testing.T) {
+	cfg := providerConfig(t, "") + `
+resource "terraform_data" "weight" { input = 2.5 }
+` + strings.Replace(nodePoolConfig(`team = "web"`, `{ nodes = "10%" }`), `name    = "default"`, "name    = \"default\"\n  weight  = terraform_data.weight.output", 1)
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviders, Steps: []resource.TestStep{{
+		Config:      cfg,
+		ExpectError: expectError(`weight: weight must be a whole number from 1 to 100, got 2.5`),
+	}}})
 }

@@ -192,6 +192,9 @@ func (r *nodePoolResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 }
 
 func (r *nodePoolResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	if !checkNumbers(req.Config.Raw, "Invalid NodePool", nodepool.ValidateNumber, &resp.Diagnostics) {
+		return
+	}
 	var m nodePoolModel
 	unknown, ok := readValue(req.Config.Raw, &m, &resp.Diagnostics)
 	if !ok {
@@ -210,6 +213,10 @@ func previewInstant(now time.Time) time.Time { return now.UTC().Truncate(time.Ho
 func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return // destroy
+	}
+	// A number known only now (from another resource) gets its rule here.
+	if !checkNumbers(req.Plan.Raw, "Invalid NodePool", nodepool.ValidateNumber, &resp.Diagnostics) {
+		return
 	}
 	var plan nodePoolModel
 	unknown, ok := readPlan(req.Plan, &plan, &resp.Diagnostics)

@@ -189,7 +189,11 @@ func (r *placementResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 				return
 			}
 			if prior.Status != nil {
+				// The clusters held, with the scores recorded when each was
+				// picked: the status lists every selected cluster's decision
+				// with it, and scale-in ranks by it (designs/placement.md §7).
 				held = prior.Status.SelectedClusters
+				opts.Recorded = placement.RecordedScores(prior.Status.Decisions)
 			}
 			opts.Prev = &prior.Spec
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
 	"github.com/fleetform/terraform-provider-aks/internal/fleetgen"
 )
 
@@ -233,7 +234,7 @@ resource "aks_fleet_placement" "test" {
 				ConfigStateChecks: []statecheck.StateCheck{expectHeld(plAddr, "aks-east-gpu-01", "aks-east-prod-01", "aks-sea-prod-01", "aks-weu-prod-01")},
 			},
 			{
-				// Scaling in drops the lowest-scored held clusters.
+				// Scaling in drops the held cluster with the lowest score recorded when it was picked.
 				Config:            placementCfg(3, "web", gpu, "PickN"),
 				ConfigStateChecks: []statecheck.StateCheck{expectHeld(plAddr, "aks-east-gpu-01", "aks-east-prod-01", "aks-sea-prod-01")},
 			},
@@ -297,5 +298,49 @@ resource "aks_fleet_placement" "test" {
 				statecheck.ExpectKnownValue(plAddr, attrPath("status", "selected_clusters"), knownvalue.ListSizeExact(5)),
 			},
 		}},
+	})
+}
+
+// Issue 9 item 1: Fleet removes, on scale-in, the cluster with the lowest
+// score recorded on its binding when it was picked (framework.go downscale →
+// sortByClusterScoreAndName). PickN 2 spread over zones picks b (−1) and
+// then a (+1); the plan of number_of_clusters = 1 reads the recorded scores
+// from the status in state, keeps a, and shows a's recorded +1. Computed
+// again, the scores would keep b.
+func TestAccPlacement_scaleInByRecordedScores(t *testing.T) {
+	file := writeFleet(t, `
+regions: [{ name: r }]
+clusters:
+  - { name: a, region: r, labels: { zone: x } }
+  - { name: b, region: r, labels: { zone: y } }
+`)
+	provider := providerConfig(t, file)
+	cfg := func(n int) string {
+		return provider + `
+resource "aks_fleet_placement" "test" {
+  name               = "app"
+  resource_selectors = [{ version = "v1", kind = "Namespace", name = "web" }]
+  policy = {
+    placement_type              = "PickN"
+    number_of_clusters          = ` + strconv.Itoa(n) + `
+    topology_spread_constraints = [{ topology_key = "zone" }]
+  }
+}`
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviders,
+		Steps: []resource.TestStep{
+			{Config: cfg(2), ConfigStateChecks: []statecheck.StateCheck{expectHeld(plAddr, "a", "b")}},
+			{
+				Config: cfg(1),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: append(expectSelected(plAddr, "a"),
+					plancheck.ExpectKnownValue(plAddr, previewPath("decisions", 0, "topology_spread_score"), knownvalue.Int64Exact(1)),
+					// Fleet's status lists no left-out cluster on scale-in; the count says what happened.
+					plancheck.ExpectKnownValue(plAddr, previewPath("decisions"), knownvalue.ListSizeExact(1)),
+					plancheck.ExpectKnownValue(plAddr, previewPath("left_out_counts"), knownvalue.MapExact(map[string]knownvalue.Check{
+						placement.ReasonScaledIn: knownvalue.Int64Exact(1)})))},
+				ConfigStateChecks: []statecheck.StateCheck{expectHeld(plAddr, "a")},
+			},
+		},
 	})
 }

@@ -42,8 +42,10 @@ number_of_clusters = 1`), `policy.number_of_clusters: number_of_clusters cannot 
 		{policy(`placement_type = "PickFixed"
 cluster_names = ["aks-east-prod-01"]
 tolerations = [{ key = "a", operator = "Exists" }]`), `policy.tolerations: tolerations cannot be set for placement_type PickFixed`},
+		// Fleet admits a dotted name (a DNS subdomain) but fails every cycle
+		// that binds it (uniquename.NewBindingName needs a DNS label): issue 9 item 5.
 		{policy(`placement_type = "PickFixed"
-cluster_names = []`), `policy.cluster_names: PickFixed needs between 1 and 100 cluster names, got 0`},
+cluster_names = ["aks.east"]`), `policy.cluster_names[0]: "aks.east" is not a valid cluster name: Fleet admits a dotted name, but its scheduler names the cluster's binding after it as a DNS label, so every scheduling cycle that places on this cluster fails. Use the member cluster's name`},
 		{policy(`placement_type = "PickFixed"
 cluster_names = ["a", "a"]`), `policy.cluster_names[1]: cluster "a" is already listed at index 0`},
 		{policy(`placement_type = "PickFixed"
@@ -58,7 +60,11 @@ cluster_names = ["Not_A_Name"]`), `policy.cluster_names[0]: "Not_A_Name" is not 
 		// PickN.
 		{policy(`placement_type = "PickN"`), `policy.number_of_clusters: number_of_clusters is required for PickN`},
 		{policy(`placement_type = "PickN"
-number_of_clusters = -1`), `policy.number_of_clusters: must be at least 0, got -1`},
+number_of_clusters = -1`), `policy.number_of_clusters: number_of_clusters must be between 0 and 2147483647`},
+		// Fleet's numberOfClusters is an int32 (the CRD's format int32): a
+		// whole number beyond it is named with its range (issue 9 item 12).
+		{policy(`placement_type = "PickN"
+number_of_clusters = 3000000000`), `policy.number_of_clusters: number_of_clusters must be between 0 and 2147483647 (numberOfClusters is a 32-bit integer in Fleet's API), got 3000000000. Use a whole number from 0 to 2147483647`},
 		{policy(`placement_type = "PickN"
 number_of_clusters = 1
 cluster_names = ["a"]`), `policy.cluster_names: cluster_names cannot be set for placement_type PickN`},
@@ -110,7 +116,7 @@ affinity = { required = [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}] }`), `polic
 		// Topology spread.
 		{policy(`placement_type = "PickN"
 number_of_clusters = 2
-topology_spread_constraints = [{ topology_key = "region", max_skew = 0 }]`), `policy.topology_spread_constraints[0].max_skew: max_skew must be at least 1, got 0`},
+topology_spread_constraints = [{ topology_key = "region", max_skew = 0 }]`), `policy.topology_spread_constraints[0].max_skew: max_skew must be between 1 and 2147483647`},
 		{policy(`placement_type = "PickN"
 number_of_clusters = 2
 topology_spread_constraints = [{ topology_key = "region", when_unsatisfiable = "Sometimes" }]`), `policy.topology_spread_constraints[0].when_unsatisfiable: "Sometimes" is not a whenUnsatisfiable value`},

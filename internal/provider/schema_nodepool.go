@@ -14,8 +14,9 @@ import (
 func taintListAttr(desc string) rschema.ListNestedAttribute {
 	return rschema.ListNestedAttribute{Optional: true, MarkdownDescription: desc,
 		NestedObject: rschema.NestedAttributeObject{Attributes: map[string]rschema.Attribute{
-			"key":    rschema.StringAttribute{Required: true, MarkdownDescription: "Taint key."},
-			"value":  rschema.StringAttribute{Optional: true, MarkdownDescription: "Taint value."},
+			"key": rschema.StringAttribute{Required: true, MarkdownDescription: "Taint key."},
+			"value": rschema.StringAttribute{Optional: true, MarkdownDescription: "Taint value, e.g. `gpu` or `example.com/gpu`; " +
+				"omit it for a taint without one (Kubernetes rejects an explicit empty value)."},
 			"effect": rschema.StringAttribute{Required: true, MarkdownDescription: "`NoSchedule`, `PreferNoSchedule` or `NoExecute`."},
 		}},
 	}
@@ -26,14 +27,14 @@ func budgetsAttr(desc string) rschema.ListNestedAttribute {
 	return rschema.ListNestedAttribute{Optional: true, MarkdownDescription: desc,
 		NestedObject: rschema.NestedAttributeObject{Attributes: map[string]rschema.Attribute{
 			"nodes": rschema.StringAttribute{Optional: true, MarkdownDescription: "How many nodes may be disrupted at once: an integer " +
-				"(`\"5\"`) or a percentage of the pool's nodes, rounded up (`\"10%\"`, the default)."},
+				"from 0 to 2147483647 (`\"5\"`) or a percentage of the pool's nodes, rounded up (`\"10%\"`, the default)."},
 			"schedule": rschema.StringAttribute{Optional: true, MarkdownDescription: "When the budget becomes active: a standard 5-field " +
 				"cron expression in UTC (day of week 0–6 or sun–sat, no ranges that wrap), or `@yearly`, `@monthly`, `@weekly`, " +
 				"`@daily`, `@hourly`. Without a schedule the budget is always active. Requires `duration`."},
 			"duration": rschema.StringAttribute{Optional: true, MarkdownDescription: "How long the budget stays active after each " +
 				"schedule hit, e.g. `8h` or `1h30m` (hours and minutes only)."},
 			"reasons": rschema.ListAttribute{ElementType: types.StringType, Optional: true, MarkdownDescription: "The disruption " +
-				"reasons the budget limits: `Empty`, `Drifted`, `Underutilized`. Unset means all; an empty list means none."},
+				"reasons the budget limits: `Empty`, `Drifted`, `Underutilized`, each at most once. Unset means all; an empty list means none."},
 		}},
 	}
 }
@@ -48,12 +49,14 @@ func nodePoolSpecAttrs() map[string]rschema.Attribute {
 			"annotations, taints, startup taints, the node class, `expire_after` or `termination_grace_period` drifts every existing " +
 			"node; changing requirements drifts only the nodes they exclude.",
 			Attributes: map[string]rschema.Attribute{
-				"labels":      rschema.MapAttribute{ElementType: types.StringType, Optional: true, MarkdownDescription: "Labels of the launched nodes."},
-				"annotations": rschema.MapAttribute{ElementType: types.StringType, Optional: true, MarkdownDescription: "Annotations of the launched nodes."},
+				"labels": rschema.MapAttribute{ElementType: types.StringType, Optional: true,
+					MarkdownDescription: "Labels of the launched nodes (at most 100)."},
+				"annotations": rschema.MapAttribute{ElementType: types.StringType, Optional: true,
+					MarkdownDescription: "Annotations of the launched nodes and their NodeClaims (keys are qualified names, 256 KiB in all)."},
 				"node_class_ref": rschema.SingleNestedAttribute{Required: true,
 					MarkdownDescription: "The AKSNodeClass the nodes use. `group` and `kind` cannot change.",
 					Attributes: map[string]rschema.Attribute{
-						"group": rschema.StringAttribute{Required: true, MarkdownDescription: "API group, `karpenter.azure.com`."},
+						"group": rschema.StringAttribute{Required: true, MarkdownDescription: "API group, `karpenter.azure.com` (no version)."},
 						"kind":  rschema.StringAttribute{Required: true, MarkdownDescription: "Kind, `AKSNodeClass`."},
 						"name":  rschema.StringAttribute{Required: true, MarkdownDescription: "Name, e.g. `default`."},
 					},
@@ -79,12 +82,14 @@ func nodePoolSpecAttrs() map[string]rschema.Attribute {
 					MarkdownDescription: "How long a node may drain before it is forcibly deleted, e.g. `48h`."},
 			},
 		},
-		"disruption": rschema.SingleNestedAttribute{Optional: true, MarkdownDescription: "Voluntary disruption: consolidation and budgets.",
+		"disruption": rschema.SingleNestedAttribute{Optional: true, MarkdownDescription: "Voluntary disruption: consolidation and budgets. " +
+			"Omitted, Kubernetes sets `consolidate_after = \"0s\"` and the defaults below.",
 			Attributes: map[string]rschema.Attribute{
 				"consolidation_policy": rschema.StringAttribute{Optional: true,
-					MarkdownDescription: "`WhenEmptyOrUnderutilized` (default) or `WhenEmpty`."},
+					MarkdownDescription: "`WhenEmptyOrUnderutilized` (default), `WhenEmpty`, or `Balanced` (consolidates an underutilized node " +
+						"only when the cost saved outweighs the disruption, so it also depends on prices; budgets as for `WhenEmptyOrUnderutilized`)."},
 				"consolidate_after": rschema.StringAttribute{Optional: true, MarkdownDescription: "How long a node must be empty or " +
-					"underutilized before it is consolidated, e.g. `30s`, `10m`, or `Never`. Required on AKS."},
+					"underutilized before it is consolidated, e.g. `30s`, `10m`, or `Never`. Required when `disruption` is set."},
 				"budgets": budgetsAttr("Budgets rate-limit voluntary disruption; the allowance is the minimum over the active budgets. " +
 					"Unset means one `10%` budget; an empty list means unlimited disruption."),
 			},

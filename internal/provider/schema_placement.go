@@ -48,9 +48,9 @@ func placementPolicyAttr() rschema.SingleNestedAttribute {
 				"that passes the filters), `PickN` (the best `number_of_clusters` clusters by score) or `PickFixed` (exactly " +
 				"`cluster_names`). Changing it replaces the placement."},
 			"cluster_names": rschema.ListAttribute{ElementType: types.StringType, Optional: true,
-				MarkdownDescription: "PickFixed: the member clusters to place on (1–100 unique names)."},
+				MarkdownDescription: "PickFixed: the member clusters to place on (at most 100 unique names; an empty list places nowhere)."},
 			"number_of_clusters": rschema.NumberAttribute{Optional: true, MarkdownDescription: "PickN: how many clusters to pick (0 places " +
-				"nowhere). Raising it only adds clusters; lowering it removes the lowest-scored ones."},
+				"nowhere). Raising it only adds clusters; lowering it removes the clusters with the lowest scores recorded when they were picked."},
 			"affinity": rschema.SingleNestedAttribute{Optional: true, MarkdownDescription: "Cluster affinity.",
 				Attributes: map[string]rschema.Attribute{
 					"required": rschema.ListNestedAttribute{Optional: true,

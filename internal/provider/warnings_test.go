@@ -26,6 +26,46 @@ import (
 func protocolPlan(t *testing.T, typeName string, config any) []*tfprotov6.Diagnostic {
 	t.Helper()
 	ctx := context.Background()
+	server, schemas := protocolServer(t)
+	rt := schemas.ResourceSchemas[typeName].ValueType()
+	cfg, err := encode(config, rt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cv, _ := tfprotov6.NewDynamicValue(rt, cfg)
+	prior, _ := tfprotov6.NewDynamicValue(rt, tftypes.NewValue(rt, nil))
+	resp, err := server.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{
+		TypeName: typeName, PriorState: &prior, ProposedNewState: &cv, Config: &cv,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.Diagnostics
+}
+
+// protocolRead reads a data source through the provider protocol and returns
+// the diagnostics.
+func protocolRead(t *testing.T, typeName string, config any) []*tfprotov6.Diagnostic {
+	t.Helper()
+	server, schemas := protocolServer(t)
+	dt := schemas.DataSourceSchemas[typeName].ValueType()
+	cfg, err := encode(config, dt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cv, _ := tfprotov6.NewDynamicValue(dt, cfg)
+	resp, err := server.ReadDataSource(context.Background(), &tfprotov6.ReadDataSourceRequest{TypeName: typeName, Config: &cv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.Diagnostics
+}
+
+// protocolServer is the provider configured with the mock hub on the sample
+// fleet, a private state and the fixed clock, and its schemas.
+func protocolServer(t *testing.T) (tfprotov6.ProviderServer, *tfprotov6.GetProviderSchemaResponse) {
+	t.Helper()
+	ctx := context.Background()
 	server := providerserver.NewProtocol6(New("test")())()
 	schemas, err := server.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
 	if err != nil {
@@ -43,26 +83,22 @@ func protocolPlan(t *testing.T, typeName string, config any) []*tfprotov6.Diagno
 	if resp, err := server.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{Config: &dv}); err != nil || len(resp.Diagnostics) > 0 {
 		t.Fatalf("configure: %v %v", err, resp.Diagnostics)
 	}
-	rt := schemas.ResourceSchemas[typeName].ValueType()
-	cfg, err := encode(config, rt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cv, _ := tfprotov6.NewDynamicValue(rt, cfg)
-	prior, _ := tfprotov6.NewDynamicValue(rt, tftypes.NewValue(rt, nil))
-	resp, err := server.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{
-		TypeName: typeName, PriorState: &prior, ProposedNewState: &cv, Config: &cv,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp.Diagnostics
+	return server, schemas
 }
 
 func warningsOf(diags []*tfprotov6.Diagnostic) []string {
+	return detailsOf(diags, tfprotov6.DiagnosticSeverityWarning)
+}
+
+func errorsOf(diags []*tfprotov6.Diagnostic) []string {
+	return detailsOf(diags, tfprotov6.DiagnosticSeverityError)
+}
+
+// detailsOf are the details of the diagnostics of one severity.
+func detailsOf(diags []*tfprotov6.Diagnostic, severity tfprotov6.DiagnosticSeverity) []string {
 	var out []string
 	for _, d := range diags {
-		if d.Severity == tfprotov6.DiagnosticSeverityWarning {
+		if d.Severity == severity {
 			out = append(out, d.Detail)
 		}
 	}
@@ -87,6 +123,28 @@ func TestPlacementPlanWarnings(t *testing.T) {
 		{"required affinity matches nothing", placement.Policy{Affinity: &placement.Affinity{Required: []placement.ClusterSelectorTerm{
 			{LabelSelector: &selector.LabelSelector{MatchLabels: map[string]string{"env": "nowhere"}}}}}},
 			[]string{"policy.affinity.required"}},
+		// Issue 9 item 5: Fleet admits PickFixed without names (the CRD sets
+		// no minItems; the webhook checks only names and uniqueness) and
+		// skips its cycle (framework.go runSchedulingCycleForPickFixedPlacementType).
+		{"PickFixed without names", placement.Policy{PlacementType: placement.PickFixed, ClusterNames: []string{}},
+			[]string{"policy.cluster_names: cluster_names is empty: Fleet admits the placement but skips its scheduling cycle, so it places nowhere"}},
+		// Issue 9 item 4: Fleet's webhook admits a resource name with a '-'
+		// (validateName splits at the first '-'), its scheduler splits at
+		// every '-' and fails the cycle (clusteraffinity retrieveResourceUsageFrom).
+		{"admitted but never scheduled", placement.Policy{PlacementType: placement.PickN, NumberOfClusters: n(2), Affinity: &placement.Affinity{
+			Preferred: []placement.PreferredTerm{{Weight: 10, Preference: placement.ClusterSelectorTerm{PropertySorter: &placement.PropertySorter{
+				Name: "resources.kubernetes-fleet.io/total-ephemeral-storage", SortOrder: placement.Descending}}}}}},
+			[]string{"policy.affinity.preferred[0].preference.property_sorter.name: Fleet admits this placement, but every scheduling cycle fails, so it is never scheduled",
+				`property "resources.kubernetes-fleet.io/total-ephemeral-storage" cannot be read by Fleet's scheduler`, "Use a resource whose name has no '-'"}},
+		// Issue 9 item 3: Fleet admits an upper-case resource name (the whole
+		// name is a qualified name) and compares it exactly: it matches
+		// nothing. A segmented name such as the vm-size counts is valid.
+		{"upper-case resource name", placement.Policy{PlacementType: placement.PickN, NumberOfClusters: n(2), Affinity: &placement.Affinity{
+			Required: []placement.ClusterSelectorTerm{{PropertySelector: &selector.PropertySelector{MatchExpressions: []selector.PropertyExpression{
+				{Name: "kubernetes.azure.com/vm-sizes/Standard_D8s_v5/count", Operator: selector.OpGe, Values: []string{"1"}},
+				{Name: "resources.kubernetes-fleet.io/available-CPU", Operator: selector.OpGe, Values: []string{"1"}}}}}}}},
+			[]string{"policy.affinity.required[0].property_selector.match_expressions[1].name", "Kubernetes resource names are lower case",
+				`did you mean "resources.kubernetes-fleet.io/available-cpu"`}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -176,7 +234,7 @@ func TestNodePoolPlanWarnings(t *testing.T) {
 	pool := func(budgets ...nodepool.Budget) any {
 		return nodePoolModel{Cluster: "aks-east-prod-01", Name: "default", NodePool: nodepool.NodePool{
 			Template:   nodepool.Template{NodeClassRef: nodepool.NodeClassRef{Group: "karpenter.azure.com", Kind: "AKSNodeClass", Name: "default"}},
-			Disruption: nodepool.Disruption{ConsolidateAfter: s("30s"), Budgets: budgets},
+			Disruption: &nodepool.Disruption{ConsolidateAfter: s("30s"), Budgets: budgets},
 		}}
 	}
 	cases := []struct {
@@ -189,6 +247,20 @@ func TestNodePoolPlanWarnings(t *testing.T) {
 		{"gradual", pool(nodepool.Budget{Nodes: s("1"), Schedule: s("0 2 * * *"), Duration: s("2h")}, nodepool.Budget{Nodes: s("3"), Schedule: s("0 4 * * *"), Duration: s("4h")}),
 			"unlimited outside 02:00–08:00 UTC"},
 		{"explicitly empty budgets", emptyBudgetsPool(), "disruption.budgets: budgets is explicitly empty"},
+		// Issue 9 item 7: Karpenter's EvaluateBalancedMove approves a consolidation
+		// move of a Balanced pool only when its score passes (k = 2).
+		{"Balanced", func() any {
+			m := pool(nodepool.Budget{Nodes: s("10%")}).(nodePoolModel)
+			m.Disruption.ConsolidationPolicy = s("Balanced")
+			return m
+		}(), "disruption.consolidation_policy: Balanced consolidates an underutilized node only when the cost it saves outweighs the disruption"},
+		// Issue 9 item 8: validateWellKnownValues admits a mixed In list and only logs
+		// the unknown values, which never match.
+		{"mixed known and unknown values", func() any {
+			m := pool(nodepool.Budget{Nodes: s("10%")}).(nodePoolModel)
+			m.Template.Requirements = []nodepool.Requirement{{Key: "karpenter.sh/capacity-type", Operator: "In", Values: []string{"spot", "reserved"}}}
+			return m
+		}(), `template.requirements[0].values: ["reserved"] can never match: karpenter.sh/capacity-type only takes on-demand, spot`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -210,6 +282,6 @@ func emptyBudgetsPool() any {
 	ca := "30s"
 	return nodePoolModel{Cluster: "aks-east-prod-01", Name: "default", NodePool: nodepool.NodePool{
 		Template:   nodepool.Template{NodeClassRef: nodepool.NodeClassRef{Group: "karpenter.azure.com", Kind: "AKSNodeClass", Name: "default"}},
-		Disruption: nodepool.Disruption{ConsolidateAfter: &ca, Budgets: []nodepool.Budget{}},
+		Disruption: &nodepool.Disruption{ConsolidateAfter: &ca, Budgets: []nodepool.Budget{}},
 	}}
 }

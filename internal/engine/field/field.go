@@ -2,6 +2,13 @@
 // or a surprising but accepted setting lies (Warning): the one error type and
 // the one warning type of every engine.
 //
+// Engine types name their fields with `json` tags in the same snake_case
+// vocabulary. A list or map whose empty value means something other than an
+// unset one (a NodePool's `budgets = []` is unlimited disruption, an unset
+// one a 10% budget) is tagged `empty:"distinct"`; everywhere else an empty
+// collection and an absent one mean the same, and comparisons of specs (the
+// provider's, against a hub that omits empty collections) treat them alike.
+//
 // Engine validators report errors against attribute paths written in the
 // provider's snake_case vocabulary (for example
 // `property_selector.match_expressions[1].values`). The path is kept as

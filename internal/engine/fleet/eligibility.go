@@ -6,7 +6,8 @@ import "time"
 const (
 	// HeartbeatTimeout is how old the last agent heartbeat may be.
 	HeartbeatTimeout = 5 * time.Minute
-	// UnhealthyTolerance is how long a cluster may be unhealthy and stay eligible.
+	// UnhealthyTolerance is how long the Healthy condition may be other than
+	// True (False or Unknown) and the cluster stay eligible.
 	UnhealthyTolerance = 5 * time.Minute
 )
 
@@ -21,7 +22,11 @@ func ineligible(why string) Eligibility { return Eligibility{Reason: "not eligib
 
 // CheckEligibility applies the Fleet scheduler's eligibility rules (designs/placement.md §3)
 // in Fleet's order: leaving, no agent status, stale heartbeat, not joined,
-// health unknown, unhealthy for longer than the tolerance.
+// no Healthy condition, Healthy other than True for longer than the tolerance.
+//
+// Fleet's checker (clustereligibilitychecker.IsEligible) rejects a missing
+// Healthy condition at once, but tolerates any status other than True —
+// False and Unknown alike — for five minutes after its last transition.
 func CheckEligibility(c *Cluster, now time.Time) Eligibility {
 	a := c.Agent
 	switch {
@@ -33,10 +38,13 @@ func CheckEligibility(c *Cluster, now time.Time) Eligibility {
 		return ineligible("heartbeat older than 5m")
 	case !a.Joined:
 		return ineligible("member agent has not joined")
-	case a.Healthy != ConditionTrue && a.Healthy != ConditionFalse:
-		return ineligible("health unknown")
-	case a.Healthy == ConditionFalse && now.Sub(a.HealthSince) > UnhealthyTolerance:
-		return ineligible("unhealthy for more than 5m")
+	case a.Healthy == "":
+		return ineligible("no health condition reported")
+	case a.Healthy != ConditionTrue && now.Sub(a.HealthSince) > UnhealthyTolerance:
+		if a.Healthy == ConditionFalse {
+			return ineligible("unhealthy for more than 5m")
+		}
+		return ineligible("health unknown for more than 5m")
 	}
 	return Eligibility{Eligible: true}
 }

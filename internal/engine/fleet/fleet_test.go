@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -25,8 +26,13 @@ func TestCheckEligibility(t *testing.T) {
 		{"heartbeat exactly 5m is fresh", func(a *AgentStatus) { a.LastHeartbeat = now.Add(-5 * time.Minute) }, ""},
 		{"stale heartbeat", func(a *AgentStatus) { a.LastHeartbeat = now.Add(-5*time.Minute - time.Second) }, "not eligible: heartbeat older than 5m"},
 		{"not joined", func(a *AgentStatus) { a.Joined = false }, "not eligible: member agent has not joined"},
-		{"health unknown", func(a *AgentStatus) { a.Healthy = ConditionUnknown }, "not eligible: health unknown"},
-		{"health not reported", func(a *AgentStatus) { a.Healthy = "" }, "not eligible: health unknown"},
+		// Fleet (clustereligibilitychecker.IsEligible): only an absent Healthy
+		// condition is ineligible at once; any status other than True, Unknown
+		// as well as False, gets five minutes from its last transition.
+		{"health not reported", func(a *AgentStatus) { a.Healthy = "" }, "not eligible: no health condition reported"},
+		{"health unknown blip tolerated", func(a *AgentStatus) { a.Healthy = ConditionUnknown; a.HealthSince = now.Add(-4 * time.Minute) }, ""},
+		{"health unknown exactly 5m tolerated", func(a *AgentStatus) { a.Healthy = ConditionUnknown; a.HealthSince = now.Add(-5 * time.Minute) }, ""},
+		{"health unknown too long", func(a *AgentStatus) { a.Healthy = ConditionUnknown; a.HealthSince = now.Add(-6 * time.Minute) }, "not eligible: health unknown for more than 5m"},
 		{"unhealthy blip tolerated", func(a *AgentStatus) { a.Healthy = ConditionFalse; a.HealthSince = now.Add(-4 * time.Minute) }, ""},
 		{"unhealthy too long", func(a *AgentStatus) { a.Healthy = ConditionFalse; a.HealthSince = now.Add(-6 * time.Minute) }, "not eligible: unhealthy for more than 5m"},
 	}
@@ -65,6 +71,7 @@ func TestProperty(t *testing.T) {
 		{"mem", "1073741824", true, false},
 		{"missing", "", false, false},
 		{"version", "", true, true},
+		{"resources.kubernetes-fleet.io/total-ephemeral-storage", "", false, true},
 	}
 	for _, c := range cases {
 		q, found, err := cl.Property(c.name)
@@ -84,17 +91,28 @@ func TestProperty(t *testing.T) {
 	}
 }
 
-func TestParseResourceProperty(t *testing.T) {
-	for name, ok := range map[string]bool{
-		"resources.kubernetes-fleet.io/total-cpu":                true,
-		"resources.kubernetes-fleet.io/allocatable-memory":       true,
-		"resources.kubernetes-fleet.io/available-nvidia.com-gpu": true,
-		"resources.kubernetes-fleet.io/free-cpu":                 false,
-		"resources.kubernetes-fleet.io/available":                false,
-		"kubernetes-fleet.io/node-count":                         false,
+// Fleet's scheduler (clusteraffinity retrieveResourceUsageFrom, in the
+// kubefleet release whose CRDs are in ../shared/crds) splits the part after
+// the prefix at every '-' and needs exactly <capacity>-<resource>; anything
+// else is an error for the whole scheduling cycle.
+func TestSplitResourceProperty(t *testing.T) {
+	for name, want := range map[string][2]string{
+		"resources.kubernetes-fleet.io/total-cpu":               {"total", "cpu"},
+		"resources.kubernetes-fleet.io/allocatable-memory":      {"allocatable", "memory"},
+		"resources.kubernetes-fleet.io/available-nvidia.com":    {"available", "nvidia.com"},
+		"resources.kubernetes-fleet.io/total-CPU":               {"total", "CPU"}, // readable: matches nothing
+		"resources.kubernetes-fleet.io/total-ephemeral-storage": {},
+		"resources.kubernetes-fleet.io/free-cpu":                {},
+		"resources.kubernetes-fleet.io/available":               {},
+		"resources.kubernetes-fleet.io/available-":              {},
+		"kubernetes-fleet.io/node-count":                        {},
 	} {
-		if _, _, got := ParseResourceProperty(name); got != ok {
-			t.Errorf("%s: got %v", name, got)
+		capacity, res, err := SplitResourceProperty(name)
+		if (err == nil) != (want != [2]string{}) || capacity != want[0] || res != want[1] {
+			t.Errorf("%s: got %q %q %v, want %q", name, capacity, res, err, want)
+		}
+		if err != nil && !errors.Is(err, ErrUnreadableResourceProperty) {
+			t.Errorf("%s: %v is not ErrUnreadableResourceProperty", name, err)
 		}
 	}
 }

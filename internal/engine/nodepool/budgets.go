@@ -121,10 +121,12 @@ func EvaluateBudgets(budgets []Budget, reason Reason, total, disrupting int, now
 			continue
 		}
 		a.Unbounded = false
-		switch {
-		case *v < a.Limit:
-			a.Limit, a.Binding = *v, []int{i}
-		case *v == a.Limit:
+		// Karpenter starts from math.MaxInt32 and takes the minimum, so no
+		// allowance exceeds it (a percentage of a huge pool, say).
+		switch v := min(*v, Unlimited); {
+		case v < a.Limit:
+			a.Limit, a.Binding = v, []int{i}
+		case v == a.Limit:
 			a.Binding = append(a.Binding, i)
 		}
 	}

@@ -9,6 +9,9 @@ const (
 	DefaultConsolidationPolicy = ConsolidationPolicyWhenEmptyOrUnderutilized
 	// DefaultExpireAfter applies when expireAfter is unset.
 	DefaultExpireAfter = "720h"
+	// DefaultConsolidateAfter is the consolidateAfter of an omitted
+	// disruption block (the CRD's default for the block).
+	DefaultConsolidateAfter = "0s"
 )
 
 // DefaultBudgets returns the budgets of a NodePool that sets none:
@@ -20,15 +23,19 @@ func DefaultBudgets() []Budget {
 // WithDefaults returns a deep copy of np with the API server's defaults
 // applied:
 //
+//   - an omitted disruption block becomes {consolidateAfter: 0s}, and the
+//     defaults below apply inside it (the CRD defaults the block; inside an
+//     explicit block consolidateAfter is required and has no default);
 //   - budgets unset (nil) becomes [{nodes: "10%"}]; an explicitly empty
 //     budgets list stays empty (unlimited disruption);
 //   - a budget without nodes gets "10%";
 //   - consolidationPolicy defaults to WhenEmptyOrUnderutilized;
 //   - expireAfter defaults to 720h.
-//
-// consolidateAfter has no default on AKS (it is required).
 func WithDefaults(np NodePool) NodePool {
 	out := np.DeepCopy()
+	if out.Disruption == nil {
+		out.Disruption = &Disruption{ConsolidateAfter: strPtr(DefaultConsolidateAfter)}
+	}
 	if out.Disruption.Budgets == nil {
 		out.Disruption.Budgets = DefaultBudgets()
 	}
@@ -69,13 +76,18 @@ func (np NodePool) DeepCopy() NodePool {
 			}
 		}
 	}
-	t.Taints = copySlice(np.Template.Taints)
-	t.StartupTaints = copySlice(np.Template.StartupTaints)
+	t.Taints = copyTaints(np.Template.Taints)
+	t.StartupTaints = copyTaints(np.Template.StartupTaints)
 	t.ExpireAfter = copyStrPtr(np.Template.ExpireAfter)
 	t.TerminationGracePeriod = copyStrPtr(np.Template.TerminationGracePeriod)
-	d := &out.Disruption
-	d.ConsolidationPolicy = copyStrPtr(np.Disruption.ConsolidationPolicy)
-	d.ConsolidateAfter = copyStrPtr(np.Disruption.ConsolidateAfter)
+	if np.Disruption == nil {
+		return out
+	}
+	d := &Disruption{
+		ConsolidationPolicy: copyStrPtr(np.Disruption.ConsolidationPolicy),
+		ConsolidateAfter:    copyStrPtr(np.Disruption.ConsolidateAfter),
+	}
+	out.Disruption = d
 	if np.Disruption.Budgets != nil {
 		d.Budgets = make([]Budget, len(np.Disruption.Budgets))
 		for i, b := range np.Disruption.Budgets {
@@ -91,6 +103,14 @@ func (np NodePool) DeepCopy() NodePool {
 }
 
 func strPtr(s string) *string { return &s }
+
+func copyTaints(ts []Taint) []Taint {
+	out := copySlice(ts)
+	for i := range out {
+		out[i].Value = copyStrPtr(out[i].Value)
+	}
+	return out
+}
 
 func copyStrPtr(p *string) *string {
 	if p == nil {

@@ -8,6 +8,8 @@
 //     additions, and the runtime rules Karpenter would otherwise "fail closed"
 //     on (cron schedules with a time zone or day-of-week 7, node counts that
 //     overflow int32, ...). Errors carry a Terraform-style attribute path.
+//     ValidateNumber applies the same rules to a number as written, before
+//     it is read into the model (a fraction, or beyond an int field).
 //   - Warnings: configurations that are accepted but surprising (explicitly
 //     empty budgets, budgets that can never raise the allowance, schedules that
 //     never fire, ...).
@@ -38,4 +40,7 @@
 //	timeline.go       Timeline: the allowance over a time span
 //	expiry.go         Expiring: forceful expiration
 //	drift.go          Drift and ReplacementEstimate
+//
+// Package nodepooltest holds the validation corpus: every NodePool the
+// validation tests use, with the rules the engine reports for it.
 package nodepool

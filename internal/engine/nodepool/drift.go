@@ -164,12 +164,13 @@ func equalMaps(a, b map[string]string) bool {
 }
 
 // equalTaints compares taints as sets, as Karpenter's hash does
-// (SlicesAsSets).
+// (SlicesAsSets). Karpenter's corev1.Taint has a plain string value, so an
+// omitted value hashes like an empty one.
 func equalTaints(a, b []Taint) bool {
 	key := func(ts []Taint) []string {
 		out := make([]string, len(ts))
 		for i, t := range ts {
-			out[i] = t.Key + "\x00" + t.Value + "\x00" + t.Effect
+			out[i] = t.Key + "\x00" + deref(t.Value) + "\x00" + t.Effect
 		}
 		sort.Strings(out)
 		return out

@@ -14,7 +14,7 @@ func driftPool() NodePool {
 		{Key: "karpenter.sh/capacity-type", Operator: "In", Values: []string{"on-demand", "spot"}},
 	}
 	np.Template.Labels = map[string]string{"team": "payments"}
-	np.Template.Taints = []Taint{{Key: "a", Effect: "NoSchedule"}, {Key: "b", Value: "x", Effect: "NoExecute"}}
+	np.Template.Taints = []Taint{{Key: "a", Effect: "NoSchedule"}, {Key: "b", Value: sp("x"), Effect: "NoExecute"}}
 	return np
 }
 

@@ -61,7 +61,7 @@ func validPool() NodePool {
 				{Key: "karpenter.sh/capacity-type", Operator: "In", Values: []string{"on-demand"}},
 			},
 		},
-		Disruption: Disruption{ConsolidateAfter: sp("30s")},
+		Disruption: &Disruption{ConsolidateAfter: sp("30s")},
 	}
 }
 

@@ -19,6 +19,9 @@ const (
 	LabelAKSMode        = "kubernetes.azure.com/mode"
 	LabelAKSOSSKU       = "kubernetes.azure.com/os-sku"
 	LabelPlacementScope = "karpenter.azure.com/placement-scope"
+	// LabelAKSNodeClass is admitted by the AKS CRD but rejected by AKS
+	// Karpenter at runtime (RestrictedLabel).
+	LabelAKSNodeClass = "karpenter.azure.com/aksnodeclass"
 
 	// AnnotationDoNotDisrupt on a node or pod blocks voluntary disruption.
 	AnnotationDoNotDisrupt = "karpenter.sh/do-not-disrupt"
@@ -32,12 +35,15 @@ const (
 )
 
 // AllowedKarpenterAzureLabels are the only keys of the karpenter.azure.com
-// domain that requirements and template labels may use (AKS).
+// domain that requirements and template labels may use (AKS). The AKS CRD
+// also admits aksnodeclass, but AKS Karpenter's runtime check rejects it:
+// karpenter.azure.com is one of its restricted label domains
+// (RestrictedLabelDomains) and aksnodeclass is not a well-known label.
 var AllowedKarpenterAzureLabels = []string{
 	"sku-name", "sku-family", "sku-series", "sku-version", "sku-cpu", "sku-memory",
 	"sku-networking-accelerated", "sku-storage-premium-capable", "sku-storage-ultra-ssd",
 	"sku-storage-ephemeralos-maxsize", "sku-gpu-name", "sku-gpu-manufacturer",
-	"sku-gpu-count", "placement-scope", "aksnodeclass",
+	"sku-gpu-count", "placement-scope",
 }
 
 // AllowedKubernetesAzureLabels are the only keys of the kubernetes.azure.com
@@ -51,12 +57,23 @@ var AllowedKubernetesAzureLabels = []string{
 // RestrictedBareLabels are unprefixed keys AKS reserves.
 var RestrictedBareLabels = []string{"agentpool", "storageprofile", "storagetier", "accelerator"}
 
-// KnownLabelValues are the only values AKS accepts for some well-known keys.
+// KnownLabelValues are the well-known keys with a closed set of values on
+// AKS, and those values (the AKS provider registers them in Karpenter's
+// WellKnownValuesForRequirements). How they are enforced: validateLabels
+// (a template label) and validateKnownValues (a requirement, failing open
+// like Karpenter's validateWellKnownValues).
 var KnownLabelValues = map[string][]string{
 	LabelCapacityType:   {"on-demand", "spot"},
 	LabelAKSMode:        {"system", "user"},
 	LabelPlacementScope: {"zonal", "regional"},
 	LabelAKSOSSKU:       {"Ubuntu", "AzureLinux"},
+	DomainKubernetesAKS + "/scalesetpriority":             {"regular", "spot"},
+	DomainKubernetesAKS + "/priority":                     {"regular", "spot"},
+	DomainKubernetesAKS + "/fips_enabled":                 {"true"},
+	DomainKarpenterAzure + "/sku-gpu-manufacturer":        {"nvidia", "amd"},
+	DomainKarpenterAzure + "/sku-networking-accelerated":  {"true", "false"},
+	DomainKarpenterAzure + "/sku-storage-premium-capable": {"true", "false"},
+	DomainKarpenterAzure + "/sku-storage-ultra-ssd":       {"true", "false"},
 }
 
 // normalizedLabels maps deprecated aliases onto the keys Karpenter uses when
@@ -97,6 +114,8 @@ func RestrictedLabel(key string) string {
 		return fmt.Sprintf("label %q is restricted: Karpenter sets it on every node", key)
 	case key == LabelHostname:
 		return fmt.Sprintf("label %q is restricted", key)
+	case key == LabelAKSNodeClass:
+		return fmt.Sprintf("label %q is restricted: the AKS CRD admits it, but AKS Karpenter rejects it at runtime (the NodePool never becomes ready)", key)
 	case strings.HasSuffix(domain, DomainKarpenter) && key != LabelCapacityType:
 		return fmt.Sprintf("label domain %q is restricted: only %q may be used", DomainKarpenter, LabelCapacityType)
 	case strings.HasSuffix(domain, DomainKarpenterAzure) && !inDomainList(key, DomainKarpenterAzure, AllowedKarpenterAzureLabels):

@@ -167,7 +167,7 @@ func Timeline(budgets []Budget, total, disrupting int, from time.Time, span time
 					if !active[i] || !applies[ri][i] {
 						continue
 					}
-					switch v := plans[i].value; {
+					switch v := min(plans[i].value, Unlimited); {
 					case !bound || v < limit:
 						limit, bound = v, true
 						binding = append(binding[:0], i)
@@ -249,8 +249,8 @@ type window struct{ start, end time.Time }
 //
 // IsActive(t) = Next(t-d) is zero, or Next(t-d) <= t. The second clause holds
 // exactly inside the windows [h, h+d) of the hits h. The first ("no hit
-// within five years") can only change where a window ends or where t-d
-// crosses a new year (the library's horizon is counted in calendar years).
+// within five years") can only change where t-d crosses a hit (t = h+d) or a
+// new year (the library's horizon is counted in calendar years).
 // So activity is constant between those change points and is evaluated once
 // per segment.
 func activeSpans(sched cron.Schedule, d time.Duration, from, to time.Time) []window {
@@ -283,10 +283,16 @@ func activeSpans(sched cron.Schedule, d time.Duration, from, to time.Time) []win
 	tail := sched.Next(x) // first hit after the last known one (may be zero)
 	union := mergeSpans(wins, from, to)
 
-	// Change points.
+	// Change points: window bounds, every hit h and h+d (where the first
+	// hit after t-d changes, which can switch the "no hit within five years"
+	// clause on or off — also with a zero duration, whose windows are
+	// empty), and the year boundaries of t-d.
 	cands := []time.Time{from}
 	for _, s := range union {
 		cands = append(cands, s.start, s.end)
+	}
+	for _, h := range hits {
+		cands = append(cands, h, h.Add(d))
 	}
 	for y := ceilSecond(from.Add(-d)).Year() + 1; y <= ceilSecond(to.Add(-d)).Year()+1; y++ {
 		cands = append(cands, time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC).Add(-time.Second+d))

@@ -2,6 +2,7 @@ package nodepool
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -145,43 +146,67 @@ func TestTimelineMatchesEvaluateBudgets(t *testing.T) {
 	}
 	for _, set := range sets {
 		t.Run(set.name, func(t *testing.T) {
-			const total, disrupting = 37, 1
-			tl := Timeline(set.budgets, total, disrupting, set.from, set.span)
-			for _, r := range Reasons {
-				ivs := tl[r]
-				if len(ivs) == 0 || !ivs[0].Start.Equal(set.from) || !ivs[len(ivs)-1].End.Equal(set.from.Add(set.span)) {
-					t.Fatalf("%s: intervals do not cover the span: %v", r, intervalStrings(ivs))
-				}
-				var probes []time.Time
-				for i, iv := range ivs {
-					if i > 0 && !iv.Start.Equal(ivs[i-1].End) {
-						t.Fatalf("%s: gap before %s", r, iv)
-					}
-					if i > 0 && ivs[i-1].Allowed == iv.Allowed && ivs[i-1].Unlimited == iv.Unlimited && ivs[i-1].FailedClosed == iv.FailedClosed {
-						t.Errorf("%s: adjacent equal intervals not merged: %s | %s", r, ivs[i-1], iv)
-					}
-					probes = append(probes, iv.Start, iv.Start.Add(time.Second), iv.End.Add(-time.Second), iv.End.Add(-time.Nanosecond))
-				}
-				for p := set.from; p.Before(set.from.Add(set.span)); p = p.Add(7*time.Minute + 3*time.Second) {
-					probes = append(probes, p)
-				}
-				for _, p := range probes {
-					if p.Before(set.from) || !p.Before(set.from.Add(set.span)) {
-						continue
-					}
-					want := EvaluateBudgets(set.budgets, r, total, disrupting, p)
-					var got *Interval
-					for i := range ivs {
-						if !p.Before(ivs[i].Start) && p.Before(ivs[i].End) {
-							got = &ivs[i]
-						}
-					}
-					if got.Allowed != want.Allowed || got.Unlimited != (want.Unbounded && !want.FailedClosed) || got.FailedClosed != want.FailedClosed {
-						t.Fatalf("%s at %s: timeline %s, direct %s (%+v)", r, p.Format(time.RFC3339Nano), got, want, want)
-					}
-				}
-			}
+			checkTimeline(t, set.budgets, 37, 1, set.from, set.span)
 		})
+	}
+}
+
+// checkTimeline checks Timeline against direct evaluation (EvaluateBudgets,
+// Karpenter's formula) for every reason: the intervals cover the span
+// without gaps, adjacent intervals differ, and the allowance agrees at every
+// change point — each interval's bounds (and a second and a nanosecond
+// around them), every schedule hit h and h+duration in the span (and a
+// second before each), where a change could hide — and on a regular grid.
+func checkTimeline(t *testing.T, budgets []Budget, total, disrupting int, from time.Time, span time.Duration) {
+	t.Helper()
+	to := from.Add(span)
+	tl := Timeline(budgets, total, disrupting, from, span)
+	var changes []time.Time
+	for _, b := range budgets {
+		sched, err := ParseSchedule(deref(b.Schedule))
+		if !b.Scheduled() || err != nil {
+			continue
+		}
+		d, err := parseBudgetDuration(b.Duration)
+		if err != nil {
+			continue
+		}
+		for _, h := range hitsBetween(sched, from.Add(-d-time.Second), to) {
+			changes = append(changes, h, h.Add(-time.Second), h.Add(d), h.Add(d-time.Second))
+		}
+	}
+	for _, r := range Reasons {
+		ivs := tl[r]
+		if len(ivs) == 0 || !ivs[0].Start.Equal(from) || !ivs[len(ivs)-1].End.Equal(to) {
+			t.Fatalf("%s: intervals do not cover the span: %v", r, intervalStrings(ivs))
+		}
+		probes := append([]time.Time(nil), changes...)
+		for i, iv := range ivs {
+			if i > 0 && !iv.Start.Equal(ivs[i-1].End) {
+				t.Fatalf("%s: gap before %s", r, iv)
+			}
+			if i > 0 && ivs[i-1].Allowed == iv.Allowed && ivs[i-1].Unlimited == iv.Unlimited && ivs[i-1].FailedClosed == iv.FailedClosed {
+				t.Errorf("%s: adjacent equal intervals not merged: %s | %s", r, ivs[i-1], iv)
+			}
+			if iv.Allowed > Unlimited {
+				t.Errorf("%s: %s allows more than %d", r, iv, Unlimited)
+			}
+			probes = append(probes, iv.Start, iv.Start.Add(time.Second), iv.End.Add(-time.Second), iv.End.Add(-time.Nanosecond))
+		}
+		for p := from; p.Before(to); p = p.Add(span/97 + 3*time.Second) {
+			probes = append(probes, p)
+		}
+		for _, p := range probes {
+			if p.Before(from) || !p.Before(to) {
+				continue
+			}
+			want := EvaluateBudgets(budgets, r, total, disrupting, p)
+			i := sort.Search(len(ivs), func(i int) bool { return ivs[i].End.After(p) })
+			got := ivs[i]
+			if got.Allowed != want.Allowed || got.Unlimited != (want.Unbounded && !want.FailedClosed) || got.FailedClosed != want.FailedClosed {
+				t.Fatalf("%s at %s: timeline %s, direct %s (%+v)", r, p.Format(time.RFC3339Nano), got, want, want)
+			}
+		}
 	}
 }
 
@@ -195,6 +220,48 @@ func TestTimelineHorizonEdgeCase(t *testing.T) {
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("got %q, want %q", got, want)
 	}
+}
+
+// Issue 9 item 11. Budget.IsActive is !Next(now-duration).After(now), and
+// robfig's Next returns the zero time when there is no hit within five years,
+// which counts as active. With duration 0m the windows are empty, yet at the
+// hit of 2096-02-29 the next hit (2104-02-29) is beyond the horizon, so the
+// budget turns active there and stays active until 2099-01-01, when the
+// horizon reaches 2104 (sigs.k8s.io/karpenter pkg/apis/v1/nodepool.go
+// Budget.IsActive; robfig/cron/v3 spec.go Next).
+func TestTimelineZeroDurationBeyondHorizon(t *testing.T) {
+	budgets := []Budget{scheduled("0", "0 0 29 2 *", "0m")}
+	from := time.Date(2096, 2, 28, 12, 0, 0, 0, time.UTC)
+	got := intervalStrings(Timeline(budgets, 10, 0, from, 48*time.Hour)[Drifted])
+	want := []string{
+		"Tue 12:00–Wed 00:00 UTC: unlimited (no active budget)",
+		"Wed 00:00–Thu 12:00 UTC: 0 (budget #1)",
+	}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	checkTimeline(t, budgets, 10, 0, from, 48*time.Hour)
+	checkTimeline(t, budgets, 10, 0, time.Date(2098, 12, 30, 0, 0, 0, 0, time.UTC), 72*time.Hour)
+}
+
+// Issue 9 item 11. GetAllowedDisruptionsByReason starts from math.MaxInt32
+// and takes the minimum over the budgets, so no allowance exceeds
+// 2147483647, even 100% of a larger pool (sigs.k8s.io/karpenter
+// pkg/apis/v1/nodepool.go).
+func TestAllowanceCappedAtMaxInt32(t *testing.T) {
+	const total = 3_000_000_000
+	budgets := []Budget{budget("100%"), scheduled("90%", "@daily", "1h", "Drifted")}
+	tl := Timeline(budgets, total, 1, monday, 2*time.Hour)
+	if got := intervalStrings(tl[Empty]); len(got) != 1 || got[0] != "Mon 00:00–02:00 UTC: 2147483646 (budget #1)" {
+		t.Errorf("Empty: %q", got)
+	}
+	if a := EvaluateBudgets(budgets, Empty, total, 0, monday); a.Allowed != Unlimited || a.Limit != Unlimited || a.Unbounded || a.String() != "2147483647 (budget #1)" {
+		t.Errorf("EvaluateBudgets: %+v %s", a, a)
+	}
+	if a := EvaluateBudgets(budgets, Drifted, total, 0, monday); a.Allowed != Unlimited || a.String() != "2147483647 (budgets #1, #2)" {
+		t.Errorf("EvaluateBudgets Drifted: %+v %s", a, a)
+	}
+	checkTimeline(t, budgets, total, 1, monday, 2*time.Hour)
 }
 
 // variedBudgets returns n realistic scheduled budgets (plus reasons).

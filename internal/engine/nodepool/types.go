@@ -14,8 +14,10 @@ type NodePool struct {
 	Limits map[string]string `json:"limits"`
 	// Template describes the nodes the pool launches.
 	Template Template `json:"template"`
-	// Disruption holds the behaviour of voluntary disruption.
-	Disruption Disruption `json:"disruption"`
+	// Disruption holds the behaviour of voluntary disruption. nil means the
+	// block is omitted, which the CRD defaults to {consolidateAfter: 0s}
+	// (see WithDefaults); an explicit block must set ConsolidateAfter.
+	Disruption *Disruption `json:"disruption"`
 }
 
 // Template is spec.template: metadata and spec of the NodeClaims the pool
@@ -58,21 +60,25 @@ type Requirement struct {
 
 // Taint is a Kubernetes taint.
 type Taint struct {
-	Key    string `json:"key"`
-	Value  string `json:"value"`
-	Effect string `json:"effect"`
+	Key string `json:"key"`
+	// Value is nil when omitted. An explicit empty value is not the same:
+	// the CRD's pattern rejects it (designs/nap.md §2).
+	Value  *string `json:"value"`
+	Effect string  `json:"effect"`
 }
 
 // Disruption is spec.disruption.
 type Disruption struct {
-	// ConsolidationPolicy is WhenEmpty or WhenEmptyOrUnderutilized (default).
+	// ConsolidationPolicy is WhenEmpty, WhenEmptyOrUnderutilized (default)
+	// or Balanced.
 	ConsolidationPolicy *string `json:"consolidation_policy"`
-	// ConsolidateAfter is a duration or "Never". Required on AKS.
+	// ConsolidateAfter is a duration or "Never". Required in an explicit
+	// disruption block; an omitted block defaults it to "0s".
 	ConsolidateAfter *string `json:"consolidate_after"`
 	// Budgets rate-limit voluntary disruption. nil means not set (defaults to
 	// a single 10% budget); a non-nil empty slice is an explicitly empty list,
 	// which means unlimited disruption.
-	Budgets []Budget `json:"budgets"`
+	Budgets []Budget `json:"budgets" empty:"distinct"`
 }
 
 // Budget is one entry of spec.disruption.budgets.
@@ -88,7 +94,7 @@ type Budget struct {
 	// Reasons restricts the budget to some disruption reasons. nil means all
 	// reasons; a non-nil empty slice means none (the budget applies to
 	// nothing).
-	Reasons []string `json:"reasons"`
+	Reasons []string `json:"reasons" empty:"distinct"`
 }
 
 // Node is an existing node launched by NAP for a NodePool.
@@ -130,6 +136,7 @@ const (
 
 	ConsolidationPolicyWhenEmpty                = "WhenEmpty"
 	ConsolidationPolicyWhenEmptyOrUnderutilized = "WhenEmptyOrUnderutilized"
+	ConsolidationPolicyBalanced                 = "Balanced"
 
 	OperatorIn           = "In"
 	OperatorNotIn        = "NotIn"
@@ -148,6 +155,15 @@ const (
 	// (Karpenter's math.MaxInt32).
 	Unlimited = 2147483647
 )
+
+// Budgets returns the pool's budgets as written: nil when the disruption
+// block or its budgets are omitted.
+func (np NodePool) Budgets() []Budget {
+	if np.Disruption == nil {
+		return nil
+	}
+	return np.Disruption.Budgets
+}
 
 // Scheduled reports whether the budget has a schedule or a duration, i.e. is
 // only active in windows. A budget with neither is active at all times.

@@ -37,6 +37,13 @@ const (
 	// WarnReasonUnbudgeted: no budget applies to a reason, so it is
 	// unlimited at all times.
 	WarnReasonUnbudgeted = "reason_unbudgeted"
+	// WarnUnknownValues: an In requirement on a key with a closed value set
+	// lists known and unknown values; Karpenter admits it and the unknown
+	// ones never match.
+	WarnUnknownValues = "unknown_label_values"
+	// WarnBalanced: consolidation_policy = Balanced consolidates an
+	// underutilized node only when the saving outweighs the disruption.
+	WarnBalanced = "balanced_consolidation"
 )
 
 func newWarning(p field.Path, id, msg string) field.Warning {
@@ -65,8 +72,42 @@ func (f budgetFacts) zero() bool { return f.n == 0 }
 // each saying what actually happens. It needs no clock: schedules are
 // analysed over their whole cycle. Budgets that fail Validate are ignored.
 func Warnings(np NodePool) []field.Warning {
+	ws := requirementWarnings(np.Template.Requirements)
+	if np.Disruption != nil && deref(np.Disruption.ConsolidationPolicy) == ConsolidationPolicyBalanced {
+		ws = append(ws, newWarning(field.Root("disruption").Child("consolidation_policy"), WarnBalanced,
+			"Balanced consolidates an underutilized node only when the cost it saves outweighs the disruption it causes (Karpenter scores each move, with k = 2), "+
+				"so whether Karpenter uses the Underutilized allowance of the preview also depends on instance prices. Budgets, the timeline and empty-node consolidation are those of WhenEmptyOrUnderutilized"))
+	}
+	return append(ws, budgetWarnings(np)...)
+}
+
+// requirementWarnings reports In requirements that mix known and unknown
+// values of a key with a closed value set. Karpenter's
+// validateWellKnownValues admits them (it only logs the unknown values), and
+// the unknown values can never match a node. Requirements Validate rejects
+// are left to it.
+func requirementWarnings(reqs []Requirement) []field.Warning {
+	var ws []field.Warning
+	for i, r := range reqs {
+		allowed, ok := KnownLabelValues[r.Key]
+		if !ok || r.Operator != OperatorIn {
+			continue
+		}
+		known, unknown := splitKnown(allowed, r.Values)
+		if len(known) == 0 || len(unknown) == 0 || (r.MinValues != nil && len(known) < *r.MinValues) {
+			continue
+		}
+		ws = append(ws, newWarning(field.Root("template").Child("requirements").Index(i).Child("values"), WarnUnknownValues, fmt.Sprintf(
+			"%q can never match: %s only takes %s. Karpenter admits the requirement, logs the unknown values and uses %q only; remove them",
+			unknown, r.Key, strings.Join(allowed, ", "), known)))
+	}
+	return ws
+}
+
+// budgetWarnings are the warnings about disruption budgets.
+func budgetWarnings(np NodePool) []field.Warning {
 	bp := field.Root("disruption").Child("budgets")
-	if np.Disruption.Budgets != nil && len(np.Disruption.Budgets) == 0 {
+	if b := np.Budgets(); b != nil && len(b) == 0 {
 		return []field.Warning{newWarning(bp, WarnEmptyBudgets,
 			"budgets is explicitly empty, so no budget limits voluntary disruption: Karpenter may disrupt every node of the pool at once (Empty, Drifted and Underutilized are unlimited). Remove the attribute to get the default budget (nodes = \"10%\")")}
 	}

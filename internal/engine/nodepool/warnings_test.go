@@ -1,7 +1,9 @@
 package nodepool
 
 import (
+	"reflect"
 	"testing"
+	"time"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/enginetest"
 )
@@ -102,5 +104,70 @@ func TestWarningsIgnoreInvalidBudgets(t *testing.T) {
 	np.Disruption.Budgets = []Budget{budget("10%"), scheduled("0", "0 0 * * 7", "1h"), budget("2147483648")}
 	if ws := Warnings(np); len(ws) != 0 {
 		t.Errorf("invalid budgets should be left to Validate:\n%s", enginetest.WarningLines(ws))
+	}
+}
+
+// poolWarningCases change validPool outside the budgets, with the warnings
+// they get.
+var poolWarningCases = []struct {
+	name   string
+	mutate func(*NodePool)
+	want   []enginetest.WantWarning
+}{
+	// Issue 9 item 8. Karpenter's validateWellKnownValues
+	// (sigs.k8s.io/karpenter pkg/apis/v1/nodeclaim_validation.go) admits an
+	// In requirement with at least one known value and only logs the
+	// unknown ones ("proceeding with valid values"): they never match.
+	{"mixed known and unknown capacity types", func(np *NodePool) { np.Template.Requirements[2].Values = []string{"on-demand", "reserved", "spot"} },
+		[]enginetest.WantWarning{{ID: WarnUnknownValues, Path: "template.requirements[2].values",
+			Contains: `["reserved"] can never match: karpenter.sh/capacity-type only takes on-demand, spot. Karpenter admits the requirement, logs the unknown values and uses ["on-demand" "spot"] only`}}},
+	{"mixed values with enough known ones for min_values", func(np *NodePool) {
+		np.Template.Requirements = append(np.Template.Requirements, Requirement{Key: "kubernetes.azure.com/priority", Operator: OperatorIn,
+			Values: []string{"regular", "low", "spot"}, MinValues: ip(2)})
+	}, []enginetest.WantWarning{{ID: WarnUnknownValues, Path: "template.requirements[3].values", Contains: `["low"] can never match`}}},
+	// NotIn is not checked by Karpenter: nothing to say.
+	{"NotIn with an unknown value", func(np *NodePool) {
+		np.Template.Requirements[2] = Requirement{Key: LabelCapacityType, Operator: OperatorNotIn, Values: []string{"reserved"}}
+	}, nil},
+	// Issue 9 item 7. Balanced is in both CRDs' enum; Karpenter's
+	// EvaluateBalancedMove (pkg/controllers/disruption/balanced.go) approves
+	// a consolidation move only when ScoreMove(savings, disruption cost,
+	// k = BalancedK = 2) passes; budgets are evaluated as for any policy.
+	{"Balanced", func(np *NodePool) { np.Disruption.ConsolidationPolicy = new(ConsolidationPolicyBalanced) },
+		[]enginetest.WantWarning{{ID: WarnBalanced, Path: "disruption.consolidation_policy", Contains: "only when the cost it saves outweighs the disruption"}}},
+	{"omitted disruption block: nothing to say", func(np *NodePool) { np.Disruption = nil }, nil},
+}
+
+func TestPoolWarnings(t *testing.T) {
+	for _, tt := range poolWarningCases {
+		t.Run(tt.name, func(t *testing.T) {
+			np := validPool()
+			tt.mutate(&np)
+			if errs := Validate(np); len(errs) > 0 {
+				t.Fatalf("test pool must be valid: %v", errs)
+			}
+			enginetest.CheckWarnings(t, Warnings(np), tt.want)
+		})
+	}
+}
+
+// Issue 9 item 7: for budgets and the timeline, Balanced is like
+// WhenEmptyOrUnderutilized — Karpenter's budget evaluation
+// (GetAllowedDisruptionsByReason) does not read the policy.
+func TestBalancedBudgetsAsWhenEmptyOrUnderutilized(t *testing.T) {
+	np := validPool()
+	np.Disruption.Budgets = seedBusinessHours
+	balanced := np.DeepCopy()
+	balanced.Disruption.ConsolidationPolicy = new(ConsolidationPolicyBalanced)
+	for _, r := range Reasons {
+		at := monday.Add(10 * time.Hour)
+		if a, b := np.AllowedDisruptions(r, nil, at), balanced.AllowedDisruptions(r, nil, at); a.String() != b.String() {
+			t.Errorf("%s: %s vs Balanced %s", r, a, b)
+		}
+	}
+	tl := Timeline(WithDefaults(np).Disruption.Budgets, 20, 0, monday, week)
+	tb := Timeline(WithDefaults(balanced).Disruption.Budgets, 20, 0, monday, week)
+	if !reflect.DeepEqual(tl, tb) {
+		t.Error("Balanced changes the timeline")
 	}
 }

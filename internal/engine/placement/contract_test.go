@@ -16,7 +16,8 @@ func TestContract(t *testing.T) {
 		ValidateUpdate: ValidateUpdate,
 		WithDefaults:   WithDefaults,
 		Warnings:       func(s Spec) []field.Warning { return warningsOn(f, s) },
-		WarningIDs:     []string{WarnClusterNotMember, WarnClusterNotEligible, WarnPropertyNotInFleet, WarnRequiredMatchesNone, WarnPickNUnfulfilled},
+		WarningIDs: []string{WarnClusterNotMember, WarnClusterNotEligible, WarnPickFixedEmpty, WarnPropertyNotInFleet, WarnRequiredMatchesNone,
+			WarnPickNUnfulfilled, WarnSchedulingFails},
 	}.Check(t, contractFixtures())
 }
 

@@ -5,8 +5,8 @@
 // It reproduces the decisions of the open-source Fleet scheduler
 // (kubefleet-dev/kubefleet, formerly Azure/fleet, pkg/scheduler/framework)
 // on a fleet.Fleet snapshot. Everything is deterministic and free of I/O: the
-// caller passes the fleet, the clusters the placement currently holds and the
-// current time.
+// caller passes the fleet, the clusters the placement currently holds with
+// the scores recorded when they were picked, and the current time.
 //
 // The package keeps the engine contract (see package enginetest): Validate,
 // ValidateUpdate, WithDefaults and Warnings, each in the file of the same
@@ -19,7 +19,7 @@
 //	score_affinity.go   preferred affinity and property sorters (§5)
 //	score_topology.go   topology spread domains and the skew-change table (§5)
 //	pick.go             PickAll / PickFixed / PickN (§6)
-//	sticky.go           held clusters, scale in / out, policy changes (§7)
+//	sticky.go           held clusters, scale-in by recorded score, policy changes (§7)
 //	schedule.go         the scheduling cycle that ties the stages together
 //	preview.go          plan preview (§8)
 //	warnings.go         Warnings: plan warnings and their ids (§8)

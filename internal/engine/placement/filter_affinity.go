@@ -1,10 +1,12 @@
 package placement
 
 import (
+	"errors"
 	"fmt"
 
 	"k8s.io/apimachinery/pkg/labels"
 
+	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/selector"
 )
@@ -49,27 +51,52 @@ func (t requiredTerm) matches(cl *fleet.Cluster) (bool, error) {
 	return t.props.Matches(cl)
 }
 
-// matchesRequired ORs the required terms (designs/placement.md §4); no terms match everything.
-func matchesRequired(terms []requiredTerm, cl *fleet.Cluster) (bool, error) {
+// matchesRequired ORs the required terms (designs/placement.md §4); no terms
+// match everything. A property that cannot be read fails the whole
+// scheduling cycle, as in Fleet: the failure names the expression.
+func matchesRequired(terms []requiredTerm, cl *fleet.Cluster) (bool, *CycleFailure) {
 	if len(terms) == 0 {
 		return true, nil
 	}
-	for _, t := range terms {
+	for i, t := range terms {
 		ok, err := t.matches(cl)
-		if err != nil || ok {
-			return ok, err
+		if err != nil {
+			return false, readFailure(requiredPath(i, err), err)
+		}
+		if ok {
+			return true, nil
 		}
 	}
 	return false, nil
 }
 
-// filterAffinity is Fleet's ClusterAffinity filter. A property value that is
-// not a quantity fails the whole scheduling cycle, as in Fleet.
-func (c *cycle) filterAffinity(i int) (string, error) {
-	ok, err := matchesRequired(c.required, c.clusters[i])
+// requiredPath is the attribute of the expression err is about.
+func requiredPath(term int, err error) field.Path {
+	p := field.Root("policy").Child("affinity").Child("required").Index(term).Child("property_selector")
+	var ee *selector.ExpressionError
+	if errors.As(err, &ee) {
+		p = p.Child("match_expressions").Index(ee.Index).Child("name")
+	}
+	return p
+}
+
+// readFailure is the cycle failure of a property Fleet's scheduler cannot
+// read: a value that is not a quantity, or a resource property name it
+// cannot split (fleet.SplitResourceProperty).
+func readFailure(p field.Path, err error) *CycleFailure {
+	fix := "Use a property whose values are quantities, or have the cluster report the property as a quantity."
+	if errors.Is(err, fleet.ErrUnreadableResourceProperty) {
+		fix = "Use a resource whose name has no '-', such as cpu or memory."
+	}
+	return &CycleFailure{Path: p, Reason: err.Error(), Fix: fix}
+}
+
+// filterAffinity is Fleet's ClusterAffinity filter.
+func (c *cycle) filterAffinity(i int) (string, *CycleFailure) {
+	ok, fail := matchesRequired(c.required, c.clusters[i])
 	switch {
-	case err != nil:
-		return "", err
+	case fail != nil:
+		return "", fail
 	case !ok:
 		return ReasonNoRequiredMatch, nil
 	}

@@ -1,141 +1,196 @@
 package placement
 
 import (
+	"slices"
 	"sort"
 )
+
+// Decision categories, in the order Fleet's status lists them (designs/placement.md §8).
+const (
+	catSelected = iota
+	catScored   // scored, not picked: best first
+	catFiltered // by name
+	catQuiet    // members not named (PickFixed), not evaluated or scaled in (PickN): by name
+)
+
+// inStatusOrder builds the decisions of the clusters (decision(i) for
+// cluster i, of category cat[i]) in the order Fleet's status lists them.
+// better ranks two scored clusters (nil when there are none).
+func inStatusOrder(cat []uint8, decision func(i int) Decision, better func(a, b int) bool) []Decision {
+	var byCat [catQuiet + 1][]int
+	for i, c := range cat {
+		byCat[c] = append(byCat[c], i)
+	}
+	slices.SortFunc(byCat[catScored], func(a, b int) int {
+		if better(a, b) {
+			return -1
+		}
+		return 1
+	})
+	out := make([]Decision, 0, len(cat))
+	for _, idx := range byCat {
+		for _, i := range idx {
+			out = append(out, decision(i))
+		}
+	}
+	return out
+}
 
 // pickAll selects every cluster passing the filters (designs/placement.md §6). While
 // the policy is unchanged the clusters already held stay selected even if
 // they no longer pass ("IgnoredDuringExecution").
-func (c *cycle) pickAll(held []bool, changed bool) (Result, error) {
-	ds := make([]Decision, len(c.clusters))
-	for i, cl := range c.clusters {
-		reason, err := c.filter(i)
-		if err != nil {
-			return Result{}, err
-		}
-		d := Decision{ClusterName: cl.Name, Reason: reason}
-		if reason == "" || (held[i] && !changed) {
-			d.Selected, d.Reason = true, ReasonPicked
-		}
-		ds[i] = d
+func (c *cycle) pickAll(held []bool, changed bool) Result {
+	reasons, fail := c.filterAll()
+	if fail != nil {
+		return c.failed(held, fail, -1)
 	}
-	return result(ds, -1), nil
+	cat := make([]uint8, len(c.clusters))
+	for i, r := range reasons {
+		cat[i] = catFiltered
+		if r == "" || (held[i] && !changed) {
+			cat[i] = catSelected
+		}
+	}
+	return result(inStatusOrder(cat, func(i int) Decision {
+		if cat[i] == catSelected {
+			return Decision{ClusterName: c.clusters[i].Name, Selected: true, Reason: ReasonPicked}
+		}
+		return Decision{ClusterName: c.clusters[i].Name, Reason: reasons[i]}
+	}, nil), -1)
 }
 
 // pickFixed selects the named clusters that exist and are eligible; no other
 // filter runs (taints are ignored). Named clusters that are not members get a
-// decision of their own; members that are not named are left out.
-func (c *cycle) pickFixed(names []string) Result {
-	ds := make([]Decision, len(c.clusters))
-	for i, cl := range c.clusters {
-		ds[i] = Decision{ClusterName: cl.Name, Reason: ReasonNotInFixedList}
+// decision of their own; members that are not named are left out. Fleet
+// lists the named clusters it does not pick in cluster_names order, the
+// ones not eligible first. Without names Fleet skips the cycle: nothing is
+// placed, and the clusters the placement held keep their bindings.
+func (c *cycle) pickFixed(names []string, held []bool) Result {
+	if len(names) == 0 {
+		var sel, rest []Decision
+		for i, cl := range c.clusters {
+			if held[i] {
+				sel = append(sel, Decision{ClusterName: cl.Name, Selected: true, Reason: ReasonKeptNoNames})
+			} else {
+				rest = append(rest, Decision{ClusterName: cl.Name, Reason: ReasonNotInFixedList})
+			}
+		}
+		r := result(append(sel, rest...), 0)
+		r.Unchanged = true
+		return r
 	}
+	named := make([]bool, len(c.clusters))
+	var sel, notEligible, notFound []Decision
 	seen := map[string]bool{}
-	requested := 0
 	for _, n := range names {
 		if seen[n] {
 			continue
 		}
 		seen[n] = true
-		requested++
 		i, ok := c.index(n)
 		switch {
 		case !ok:
-			ds = append(ds, Decision{ClusterName: n, Reason: ReasonNotFound})
+			notFound = append(notFound, Decision{ClusterName: n, Reason: ReasonNotFound})
 		case c.filterEligibility(i) != "":
-			ds[i].Reason = c.filterEligibility(i)
+			named[i] = true
+			notEligible = append(notEligible, Decision{ClusterName: n, Reason: c.filterEligibility(i)})
 		default:
-			ds[i].Selected, ds[i].Reason = true, ReasonPicked
+			named[i] = true
+			sel = append(sel, Decision{ClusterName: n, Selected: true, Reason: ReasonPicked})
 		}
 	}
-	sort.SliceStable(ds, func(a, b int) bool { return ds[a].ClusterName < ds[b].ClusterName })
-	return result(ds, requested)
+	sort.Slice(sel, func(a, b int) bool { return sel[a].ClusterName < sel[b].ClusterName })
+	ds := append(append(sel, notEligible...), notFound...)
+	for i, cl := range c.clusters {
+		if !named[i] {
+			ds = append(ds, Decision{ClusterName: cl.Name, Reason: ReasonNotInFixedList})
+		}
+	}
+	return result(ds, len(seen))
 }
 
-// pickN runs PickN (designs/placement.md §5–§7).
-func (c *cycle) pickN(n int, held []bool, changed bool) (Result, error) {
+// pickN runs PickN (designs/placement.md §5–§7). With the policy unchanged, the
+// clusters held are Fleet's bound bindings; after a policy change they are
+// obsolete ones.
+func (c *cycle) pickN(n int, held []bool, changed bool) Result {
 	nc := len(c.clusters)
-	reasons := make([]string, nc)
-	aff := make([]int, nc)
-	for i, cl := range c.clusters {
-		r, err := c.filter(i)
-		if err != nil {
-			return Result{}, err
-		}
-		reasons[i] = r
-		if r == "" || held[i] {
-			aff[i] = affinityScore(c.preferred, cl, i)
-		}
-	}
-
-	// Sticky: while the policy is unchanged, held clusters stay (scale-in
-	// removes the lowest scored) and only the shortfall is scheduled. After a
-	// policy change every held cluster is re-evaluated and wins ties.
-	const (
-		stateNone = iota
-		stateKept
-		statePicked
-		stateRemoved
-	)
-	state := make([]uint8, nc)
-	topo := make([]int, nc)
-	kept := 0
-	var bonus []bool
-	if changed {
-		bonus = held
-	} else {
-		var keep []int
-		for i, h := range held {
+	kept := make([]bool, nc) // bound under the current policy
+	nKept := 0
+	if !changed {
+		copy(kept, held)
+		for _, h := range held {
 			if h {
-				keep = append(keep, i)
+				nKept++
 			}
 		}
-		for _, k := range c.constraints {
-			for _, i := range keep {
+	}
+	// Fleet runs no plugin when the current policy already holds N
+	// clusters (or N is 0): it scales in, if needed, and reports fulfilled.
+	if n <= nKept {
+		return c.downscale(n, held, kept)
+	}
+
+	reasons, fail := c.filterAll()
+	if fail != nil {
+		return c.failed(held, fail, n)
+	}
+	if c.policy.Affinity != nil {
+		if c.preferred, fail = compilePreferred(c.policy.Affinity.Preferred, c.clusters); fail != nil {
+			return c.failed(held, fail, n)
+		}
+	}
+	c.constraints = compileConstraints(c.policy.TopologySpreadConstraints, c.clusters)
+	for _, k := range c.constraints {
+		for i := range kept {
+			if kept[i] {
 				k.add(i, 1)
 			}
 		}
-		keep, removed := c.scaleIn(keep, n, aff, topo)
-		for _, i := range keep {
-			state[i] = stateKept
-		}
-		for _, i := range removed {
-			state[i] = stateRemoved
-		}
-		kept = len(keep)
 	}
 
 	var cands []int
-	for i := range c.clusters {
-		if reasons[i] == "" && !(held[i] && !changed) {
-			cands = append(cands, i)
-		}
-	}
-	viol := make([]*constraint, nc)
-	for _, i := range c.pickTop(cands, n-kept, aff, bonus, topo, viol) {
-		state[i] = statePicked
-	}
-
-	if len(c.constraints) > 0 && kept > 0 {
-		for _, k := range c.constraints {
-			k.leaveOneOut()
-		}
-		for i := range state {
-			if state[i] == stateKept {
-				topo[i] = heldScore(c.constraints, i)
-			}
-		}
-	}
-
-	ds := make([]Decision, nc)
+	aff := make([]int, nc)
 	for i, cl := range c.clusters {
-		d := Decision{ClusterName: cl.Name}
+		if reasons[i] == "" && !kept[i] {
+			cands = append(cands, i)
+			aff[i] = affinityScore(c.preferred, cl, i)
+		}
+	}
+	if fail := c.checkInterpolation(cands); fail != nil {
+		return c.failed(held, fail, n)
+	}
+
+	var bonus []bool
+	if changed {
+		bonus = held
+	}
+	topo := make([]int, nc)
+	viol := make([]*constraint, nc)
+	picked := make([]bool, nc)
+	chosen, rankBonus := c.pickTop(cands, n-nKept, aff, bonus, topo, viol)
+	for _, i := range chosen {
+		picked[i] = true
+	}
+
+	cat := make([]uint8, nc)
+	for i := range c.clusters {
 		switch {
-		case state[i] == stateKept || state[i] == statePicked:
+		case kept[i] || picked[i]:
+			cat[i] = catSelected
+		case reasons[i] != "" || viol[i] != nil:
+			cat[i] = catFiltered
+		default:
+			cat[i] = catScored
+		}
+	}
+	decision := func(i int) Decision {
+		d := Decision{ClusterName: c.clusters[i].Name}
+		switch {
+		case kept[i]:
+			s, _ := c.recordedScore(i)
+			d.Selected, d.AffinityScore, d.TopologySpreadScore, d.Reason = true, s.Affinity, s.TopologySpread, ReasonPicked
+		case picked[i]:
 			d.Selected, d.AffinityScore, d.TopologySpreadScore, d.Reason = true, aff[i], topo[i], ReasonPicked
-		case state[i] == stateRemoved:
-			d.AffinityScore, d.TopologySpreadScore, d.Reason = aff[i], topo[i], c.scoreReason(aff[i], topo[i])
 		case reasons[i] != "":
 			d.Reason = reasons[i]
 		case viol[i] != nil:
@@ -143,9 +198,28 @@ func (c *cycle) pickN(n int, held []bool, changed bool) (Result, error) {
 		default:
 			d.AffinityScore, d.TopologySpreadScore, d.Reason = aff[i], topo[i], c.scoreReason(aff[i], topo[i])
 		}
-		ds[i] = d
+		return d
 	}
-	return result(ds, n), nil
+	if !rankBonus {
+		bonus = nil
+	}
+	return result(inStatusOrder(cat, decision, func(a, b int) bool { return better(a, b, topo, aff, bonus) }), n)
+}
+
+// better ranks candidate a above b as Fleet sorts scored clusters: topology
+// spread score, then affinity score, then the obsolete-placement bonus
+// (bonus nil: none), then the larger name.
+func better(a, b int, topo, aff []int, bonus []bool) bool {
+	if topo[a] != topo[b] {
+		return topo[a] > topo[b]
+	}
+	if aff[a] != aff[b] {
+		return aff[a] > aff[b]
+	}
+	if bonus != nil && bonus[a] != bonus[b] {
+		return bonus[a]
+	}
+	return a > b
 }
 
 // pickTop picks up to need candidates by score descending, ties to the larger
@@ -159,37 +233,24 @@ func (c *cycle) pickN(n int, held []bool, changed bool) (Result, error) {
 // bonus marks clusters with an obsolete placement (held before a policy
 // change). Fleet turns obsolete bindings that are not picked into
 // unscheduled ones at the end of each cycle, so in greedy mode the bonus only
-// counts for the first pick.
-func (c *cycle) pickTop(cands []int, need int, aff []int, bonus []bool, topo []int, viol []*constraint) []int {
-	useBonus := bonus != nil
-	better := func(a, b int) bool {
-		if topo[a] != topo[b] {
-			return topo[a] > topo[b]
-		}
-		if aff[a] != aff[b] {
-			return aff[a] > aff[b]
-		}
-		if useBonus && bonus[a] != bonus[b] {
-			return bonus[a]
-		}
-		return a > b
-	}
-	if need <= 0 && len(c.constraints) == 0 {
-		return nil
-	}
-
+// counts for the first pick. rankBonus tells whether it still counted in the
+// last evaluation, which ranks the clusters not picked in Fleet's status.
+func (c *cycle) pickTop(cands []int, need int, aff []int, bonus []bool, topo []int, viol []*constraint) (picked []int, rankBonus bool) {
 	if len(c.constraints) == 0 {
 		if need >= len(cands) {
-			return cands
+			return cands, bonus != nil
 		}
 		sorted := append([]int(nil), cands...)
-		sort.Slice(sorted, func(x, y int) bool { return better(sorted[x], sorted[y]) })
-		return sorted[:need]
+		sort.Slice(sorted, func(x, y int) bool { return better(sorted[x], sorted[y], topo, aff, bonus) })
+		return sorted[:need], bonus != nil
 	}
 
 	remaining := append([]int(nil), cands...)
-	var picked []int
-	for {
+	for round := 0; ; round++ {
+		b := bonus
+		if round > 0 {
+			b = nil
+		}
 		for _, k := range c.constraints {
 			k.prepare()
 		}
@@ -199,12 +260,12 @@ func (c *cycle) pickTop(cands []int, need int, aff []int, bonus []bool, topo []i
 			if viol[i] != nil {
 				continue
 			}
-			if best < 0 || better(i, best) {
+			if best < 0 || better(i, best, topo, aff, b) {
 				best, bestPos = i, p
 			}
 		}
 		if len(picked) >= need || best < 0 {
-			return picked
+			return picked, b != nil
 		}
 		picked = append(picked, best)
 		remaining[bestPos] = remaining[len(remaining)-1]
@@ -212,9 +273,44 @@ func (c *cycle) pickTop(cands []int, need int, aff []int, bonus []bool, topo []i
 		for _, k := range c.constraints {
 			k.add(best, 1)
 		}
-		useBonus = false
 		if len(picked) == need {
-			return picked
+			return picked, b != nil
 		}
 	}
+}
+
+// checkInterpolation runs Fleet's interpolation check (sorter.checkInterpolation)
+// for every sorter term on the clusters of the first scoring round: the
+// candidates that pass the topology spread filter with the counts of the
+// clusters held.
+func (c *cycle) checkInterpolation(cands []int) *CycleFailure {
+	var scored []int
+	if len(c.constraints) == 0 {
+		scored = cands
+	} else {
+		for _, k := range c.constraints {
+			k.prepare()
+		}
+		for _, i := range cands {
+			if _, v := topologyScore(c.constraints, i); v == nil {
+				scored = append(scored, i)
+			}
+		}
+	}
+	for _, t := range c.preferred {
+		if t.sorter == nil {
+			continue
+		}
+		var in []int
+		for _, i := range scored {
+			if t.sorter.has[i] && t.matches(c.clusters[i]) {
+				in = append(in, i)
+			}
+		}
+		if reason, failed := t.sorter.checkInterpolation(in, c.clusters); failed {
+			return &CycleFailure{Path: sorterPath(t.index), Reason: reason,
+				Fix: "Sort by a property whose values the clusters report in one spelling (0.045, not both 0.045 and 0.0450), or by another property."}
+		}
+	}
+	return nil
 }

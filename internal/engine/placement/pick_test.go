@@ -1,6 +1,7 @@
 package placement
 
 import (
+	"slices"
 	"testing"
 )
 
@@ -98,30 +99,33 @@ func TestPickNUnfulfilled(t *testing.T) {
 	if !r.Fulfilled || len(r.Selected) != 0 || r.UnfulfilledMessage != "" {
 		t.Fatalf("N=0: got %+v", r)
 	}
-	if d := decisionOf(t, r, "c"); d.Reason != "does not score high enough (affinity score: 0, topology spread score: 0)" {
+	// N = 0: Fleet runs no plugin (framework.go shouldSchedule) and lists no
+	// left-out cluster.
+	if d := decisionOf(t, r, "c"); d.Reason != ReasonNotEvaluated {
 		t.Errorf("N=0 reason %q", d.Reason)
 	}
 }
 
+// Every cluster has a decision, in the order Fleet's status lists them:
+// selected by name, scored best first, filtered by name; PickFixed: the
+// names not found after the named clusters, the members not named last.
 func TestDecisionsCoverTheFleet(t *testing.T) {
 	f := newFleet(cluster("b"), cluster("a"), cluster("c", leaving()))
-	for _, p := range []Policy{{}, pickN(1), {PlacementType: PickFixed, ClusterNames: []string{"zz", "a"}}} {
-		r := mustSchedule(t, spec(p), f, nil, ScheduleOptions{})
+	for _, tc := range []struct {
+		p    Policy
+		want []string
+	}{
+		{Policy{}, []string{"a", "b", "c"}},
+		{pickN(1), []string{"b", "a", "c"}},
+		{Policy{PlacementType: PickFixed, ClusterNames: []string{"zz", "a"}}, []string{"a", "zz", "b", "c"}},
+	} {
+		r := mustSchedule(t, spec(tc.p), f, nil, ScheduleOptions{})
 		var names []string
 		for _, d := range r.Decisions {
 			names = append(names, d.ClusterName)
 		}
-		want := []string{"a", "b", "c"}
-		if p.PlacementType == PickFixed {
-			want = append(want, "zz")
-		}
-		if len(names) != len(want) {
-			t.Fatalf("%s: decisions %v", p.PlacementType, names)
-		}
-		for i := range want {
-			if names[i] != want[i] {
-				t.Fatalf("%s: decisions %v, want %v in order", p.PlacementType, names, want)
-			}
+		if !slices.Equal(names, tc.want) {
+			t.Errorf("%s: decisions %v, want %v", tc.p.PlacementType, names, tc.want)
 		}
 	}
 }

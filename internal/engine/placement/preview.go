@@ -10,9 +10,13 @@ import (
 type PlanPreview struct {
 	// Selected are the selected clusters, by name.
 	Selected []Decision
-	// LeftOut is a bounded list of clusters that are not selected: the
-	// best-scored clusters that were not picked first, then the filtered ones
-	// by name (for PickFixed, members not named in cluster_names come last).
+	// LeftOut is a bounded list of clusters that are not selected, as Fleet's
+	// status lists them: the best-scored clusters that were not picked first,
+	// then the filtered ones (PickFixed: the named clusters not eligible, in
+	// cluster_names order, then the names not found), then (PickFixed) the
+	// members not named. Clusters Fleet does not evaluate (PickN with
+	// number_of_clusters already met) or removes by scale-in are counted but
+	// not listed, as Fleet's status does not list them.
 	LeftOut []Decision
 	// LeftOutCounts counts every left-out cluster by reason; the per-score
 	// "does not score high enough (…)" reasons share the bucket "does not score high enough".
@@ -29,7 +33,10 @@ type PreviewSummary struct {
 
 // Preview condenses a scheduling result; limit bounds LeftOut (≤ 0: 20, the
 // number of unselected decisions Fleet keeps in its status). It reads only the
-// decisions, so it also works on a Result rebuilt from stored decisions.
+// decisions, so it also works on a Result rebuilt from stored decisions; it
+// keeps their order (Schedule's, which is Fleet's) except that scored
+// clusters are ranked by topology spread score, then affinity score, so that
+// decisions stored in name order still list the best first.
 func Preview(r Result, limit int) PlanPreview {
 	if limit <= 0 {
 		limit = DefaultPreviewLimit
@@ -46,6 +53,7 @@ func Preview(r Result, limit int) PlanPreview {
 			scored = append(scored, d)
 			p.LeftOutCounts[ReasonNotScoredEnough]++
 			continue
+		case d.Reason == ReasonNotEvaluated || d.Reason == ReasonScaledIn:
 		case d.Reason == ReasonNotInFixedList:
 			unlisted = append(unlisted, d)
 		default:
@@ -54,23 +62,15 @@ func Preview(r Result, limit int) PlanPreview {
 		p.LeftOutCounts[d.Reason]++
 	}
 	sort.Slice(p.Selected, func(i, j int) bool { return p.Selected[i].ClusterName < p.Selected[j].ClusterName })
-	// Best first, ranked as the scheduler ranks: topology spread score, then
-	// affinity score, ties to the larger name (the next cluster PickN would take).
-	sort.Slice(scored, func(i, j int) bool {
+	// Best first, as the scheduler ranks; among equal scores Schedule's order
+	// holds (the obsolete-placement bonus, then the larger name).
+	sort.SliceStable(scored, func(i, j int) bool {
 		a, b := scored[i], scored[j]
 		if a.TopologySpreadScore != b.TopologySpreadScore {
 			return a.TopologySpreadScore > b.TopologySpreadScore
 		}
-		if a.AffinityScore != b.AffinityScore {
-			return a.AffinityScore > b.AffinityScore
-		}
-		return a.ClusterName > b.ClusterName
+		return a.AffinityScore > b.AffinityScore
 	})
-	byName := func(ds []Decision) {
-		sort.Slice(ds, func(i, j int) bool { return ds[i].ClusterName < ds[j].ClusterName })
-	}
-	byName(filtered)
-	byName(unlisted)
 	for _, group := range [][]Decision{scored, filtered, unlisted} {
 		for _, d := range group {
 			if len(p.LeftOut) == limit {

@@ -11,26 +11,31 @@ import (
 
 // Schedule runs one scheduling cycle of the Fleet scheduler (designs/placement.md §3–§7)
 // for spec on the fleet f at time now. held are the clusters the placement
-// currently holds (nil on create) and opts.Prev the spec they were scheduled
-// with, which decides between a scale-only change and a policy change.
+// currently holds (nil on create), opts.Prev the spec they were scheduled
+// with, which decides between a scale-only change and a policy change, and
+// opts.Recorded the scores they were picked with, which rank them for
+// scale-in.
 //
-// The result has a decision for every cluster of the fleet. A property value
-// that is not a quantity, read by a required term or a property sorter, is an
-// error naming the cluster and the property, as it fails Fleet's cycle.
+// The result has a decision for every cluster of the fleet, in the order
+// Fleet's status lists them. When Fleet admits the placement but its
+// scheduling cycle fails — a property value that is not a quantity, a
+// resource property name its scheduler cannot read, a sorter it cannot
+// interpolate — the result says so (Result.Failure) instead of scheduling.
+// The error is for a spec that does not validate.
 func Schedule(spec Spec, f *fleet.Fleet, held []string, now time.Time, opts ScheduleOptions) (Result, error) {
 	s := WithDefaults(spec)
-	c := &cycle{policy: s.Policy, now: now, clusters: sortedClusters(f)}
+	c := &cycle{policy: s.Policy, now: now, clusters: sortedClusters(f), recorded: opts.Recorded}
 	changed := policyChanged(opts.Prev, s)
 	heldMask := c.heldMask(held)
 
 	switch s.Policy.PlacementType {
 	case PickFixed:
-		return c.pickFixed(s.Policy.ClusterNames), nil
+		return c.pickFixed(s.Policy.ClusterNames, heldMask), nil
 	case PickAll:
 		if err := c.compileFilters(); err != nil {
 			return Result{}, err
 		}
-		return c.pickAll(heldMask, changed)
+		return c.pickAll(heldMask, changed), nil
 	case PickN:
 		if s.Policy.NumberOfClusters == nil || *s.Policy.NumberOfClusters < 0 {
 			return Result{}, fmt.Errorf("policy.number_of_clusters: PickN needs a number of clusters of at least 0")
@@ -38,14 +43,7 @@ func Schedule(spec Spec, f *fleet.Fleet, held []string, now time.Time, opts Sche
 		if err := c.compileFilters(); err != nil {
 			return Result{}, err
 		}
-		var err error
-		if s.Policy.Affinity != nil {
-			if c.preferred, err = compilePreferred(s.Policy.Affinity.Preferred, c.clusters); err != nil {
-				return Result{}, err
-			}
-		}
-		c.constraints = compileConstraints(s.Policy.TopologySpreadConstraints, c.clusters)
-		return c.pickN(*s.Policy.NumberOfClusters, heldMask, changed)
+		return c.pickN(*s.Policy.NumberOfClusters, heldMask, changed), nil
 	}
 	return Result{}, fmt.Errorf("policy.placement_type: %q is not a placement type", s.Policy.PlacementType)
 }
@@ -55,6 +53,7 @@ type cycle struct {
 	policy      Policy // defaulted
 	now         time.Time
 	clusters    []*fleet.Cluster // sorted by name: a larger index is a larger name
+	recorded    map[string]Score
 	required    []requiredTerm
 	preferred   []preferredTerm
 	constraints []*constraint
@@ -93,14 +92,36 @@ func (c *cycle) compileFilters() error {
 // cluster eligibility, taint toleration — and returns the reason of the
 // first that rejects the cluster ("" when it passes). The topology spread
 // filter depends on the picks and runs while picking.
-func (c *cycle) filter(i int) (string, error) {
-	if r, err := c.filterAffinity(i); r != "" || err != nil {
-		return r, err
+func (c *cycle) filter(i int) (string, *CycleFailure) {
+	if r, fail := c.filterAffinity(i); r != "" || fail != nil {
+		return r, fail
 	}
 	if r := c.filterEligibility(i); r != "" {
 		return r, nil
 	}
 	return c.filterTaints(i), nil
+}
+
+// filterAll filters every cluster (Fleet's Filter stage, which also runs on
+// the clusters the placement holds); a property that cannot be read fails
+// the cycle.
+func (c *cycle) filterAll() ([]string, *CycleFailure) {
+	reasons := make([]string, len(c.clusters))
+	for i := range c.clusters {
+		r, fail := c.filter(i)
+		if fail != nil {
+			return nil, fail
+		}
+		reasons[i] = r
+	}
+	return reasons, nil
+}
+
+// recordedScore is the score recorded for held cluster i; ok is false when
+// there is none.
+func (c *cycle) recordedScore(i int) (Score, bool) {
+	s, ok := c.recorded[c.clusters[i].Name]
+	return s, ok
 }
 
 // scoreReason is "does not score high enough (affinity score: a, topology spread score: t)".
@@ -123,14 +144,37 @@ func (c *cycle) scoreReason(aff, topo int) string {
 	return r
 }
 
-// result assembles a Result from per-cluster decisions (in cluster order).
+// failed is the result of a cycle that fails (designs/placement.md §6):
+// Fleet's framework returns before it touches a binding, so the held
+// clusters keep theirs (and their recorded scores), and no other decision is
+// made.
+func (c *cycle) failed(held []bool, fail *CycleFailure, requested int) Result {
+	var ds []Decision
+	for i, h := range held {
+		if h {
+			s, _ := c.recordedScore(i)
+			ds = append(ds, Decision{ClusterName: c.clusters[i].Name, Selected: true, AffinityScore: s.Affinity,
+				TopologySpreadScore: s.TopologySpread, Reason: ReasonKeptCycleFails})
+		}
+	}
+	r := result(ds, requested)
+	r.Fulfilled, r.UnfulfilledMessage = false, "every scheduling cycle fails: "+fail.Reason
+	r.Failure, r.Unchanged = fail, true
+	return r
+}
+
+// result assembles a Result from decisions in status order.
 func result(decisions []Decision, requested int) Result {
 	r := Result{Decisions: decisions, Requested: requested, Selected: []string{}}
+	if r.Decisions == nil {
+		r.Decisions = []Decision{}
+	}
 	for _, d := range decisions {
 		if d.Selected {
 			r.Selected = append(r.Selected, d.ClusterName)
 		}
 	}
+	sort.Strings(r.Selected)
 	r.Fulfilled = requested < 0 || len(r.Selected) >= requested
 	if !r.Fulfilled {
 		r.UnfulfilledMessage = fmt.Sprintf(unfulfilledFormat, len(r.Selected))

@@ -347,15 +347,25 @@ func TestPropertySelectorQuantities(t *testing.T) {
 	}
 }
 
-func TestNonQuantityPropertyIsAnError(t *testing.T) {
+// A property value that is not a quantity fails Fleet's whole scheduling
+// cycle (clusteraffinity retrievePropertyValueFrom returns an error, the
+// framework returns it): the result says so instead of scheduling, naming
+// the cluster, the property and the attribute.
+func TestNonQuantityPropertyFailsTheCycle(t *testing.T) {
 	f := newFleet(cluster("a", prop("version", "5")), cluster("b", prop("version", "1.30.2")))
-	for name, p := range map[string]Policy{
-		"required": {Affinity: &Affinity{Required: []ClusterSelectorTerm{{PropertySelector: propSel("version", selector.OpGe, "1")}}}},
-		"sorter":   {PlacementType: PickN, NumberOfClusters: intPtr(1), Affinity: &Affinity{Preferred: []PreferredTerm{preferSorted(10, "version", Ascending)}}},
+	for name, tc := range map[string]struct {
+		p    Policy
+		path string
+	}{
+		"required": {Policy{Affinity: &Affinity{Required: []ClusterSelectorTerm{{PropertySelector: propSel("version", selector.OpGe, "1")}}}},
+			"policy.affinity.required[0].property_selector.match_expressions[0].name"},
+		"sorter": {Policy{PlacementType: PickN, NumberOfClusters: intPtr(1), Affinity: &Affinity{Preferred: []PreferredTerm{preferSorted(10, "version", Ascending)}}},
+			"policy.affinity.preferred[0].preference.property_sorter.name"},
 	} {
-		_, err := Schedule(spec(p), f, nil, now, ScheduleOptions{})
-		if err == nil || !strings.Contains(err.Error(), `"b"`) || !strings.Contains(err.Error(), `"version"`) {
-			t.Errorf("%s: got %v, want an error naming cluster b and property version", name, err)
+		r, err := Schedule(spec(tc.p), f, nil, now, ScheduleOptions{})
+		if err != nil || r.Failure == nil || !strings.Contains(r.Failure.Reason, `"b"`) || !strings.Contains(r.Failure.Reason, `"version"`) ||
+			r.Failure.Path.String() != tc.path || len(r.Decisions) != 0 || r.Fulfilled {
+			t.Errorf("%s: got %+v %v, want a failure at %s naming cluster b and property version", name, r, err, tc.path)
 		}
 	}
 }
@@ -375,7 +385,7 @@ func TestPropertyReaderMatchesFleetModel(t *testing.T) {
 		"resources.kubernetes-fleet.io/total-cpu", "resources.kubernetes-fleet.io/total-memory",
 		"resources.kubernetes-fleet.io/allocatable-cpu", "resources.kubernetes-fleet.io/allocatable-memory",
 		"resources.kubernetes-fleet.io/available-cpu", "resources.kubernetes-fleet.io/available-memory",
-		"resources.kubernetes-fleet.io/free-cpu", fleet.PropertyNodeCount, fleet.PropertyPerCPUCoreCost, "version", "missing",
+		"resources.kubernetes-fleet.io/free-cpu", "resources.kubernetes-fleet.io/total-ephemeral-storage", fleet.PropertyNodeCount, fleet.PropertyPerCPUCoreCost, "version", "missing",
 	}
 	for _, n := range names {
 		q1, f1, e1 := newPropertyReader(n).read(&cl)

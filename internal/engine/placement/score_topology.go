@@ -131,39 +131,6 @@ func topologyScore(cs []*constraint, i int) (score int, violated *constraint) {
 	return score, violated
 }
 
-// leaveOneOut fills k.change with, per domain holding at least one cluster,
-// the topology score contribution a cluster of that domain would get if it
-// were placed last: its own placement is taken out of the counts and the
-// cluster scored again. A DoNotSchedule violation costs 1000 as a
-// ScheduleAnyway one does. It ranks the clusters a placement already holds.
-func (k *constraint) leaveOneOut() {
-	for d, n := range k.counts {
-		if n == 0 {
-			continue
-		}
-		k.counts[d]--
-		s, s2, l := specialCounts(k.counts)
-		ch, v := skewChange(n-1, s, s2, l, k.maxSkew)
-		k.counts[d]++
-		if v {
-			k.change[d] = topologyViolationCost
-		} else {
-			k.change[d] = ch
-		}
-	}
-}
-
-// heldScore sums, after leaveOneOut, the contributions for cluster i.
-func heldScore(cs []*constraint, i int) int {
-	score := 0
-	for _, k := range cs {
-		if d := k.domainOf[i]; d >= 0 {
-			score -= k.change[d]
-		}
-	}
-	return score
-}
-
 func (k *constraint) add(i, delta int) {
 	if d := k.domainOf[i]; d >= 0 {
 		k.counts[d] += delta

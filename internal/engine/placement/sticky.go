@@ -79,52 +79,53 @@ func semanticEqual(a, b reflect.Value) bool {
 	return reflect.DeepEqual(a.Interface(), b.Interface())
 }
 
-// scaleIn trims the held clusters to n, removing the lowest scored first
-// (ties: the smaller name first), as Fleet's downscale does. Fleet ranks by
-// the score recorded when each cluster was picked; this engine has no record
-// and ranks by the current affinity score and the topology score the cluster
-// would get if it were placed last (recomputed after every removal, so the
-// spread stays even). The constraint counts must include every held cluster;
-// they are decremented for the removed ones. topo receives the ranking
-// topology score of every removed cluster.
-func (c *cycle) scaleIn(held []int, n int, aff, topo []int) (kept, removed []int) {
-	if len(held) <= n {
-		return held, nil
-	}
-	kept = append([]int(nil), held...)
-	worse := func(a, b int) bool { // a is removed before b
-		if topo[a] != topo[b] {
-			return topo[a] < topo[b]
+// downscale is PickN when no scheduling is needed (designs/placement.md §7): the
+// policy unchanged holds at least n clusters, or n is 0. Fleet then runs no
+// plugin. It removes the clusters held beyond n, the lowest recorded score
+// first (ties: the smaller name first; a cluster without a recorded score
+// before any with one), as Fleet's downscale sorts bound bindings
+// (sortByClusterScoreAndName); after a policy change with n = 0 it removes
+// every obsolete one. Fleet's status then lists the selected clusters only:
+// the others are not evaluated.
+func (c *cycle) downscale(n int, held, kept []bool) Result {
+	var order []int
+	for i, k := range kept {
+		if k {
+			order = append(order, i)
 		}
-		if aff[a] != aff[b] {
-			return aff[a] < aff[b]
+	}
+	sort.SliceStable(order, func(x, y int) bool { // removal order
+		a, b := order[x], order[y]
+		sa, oka := c.recordedScore(a)
+		sb, okb := c.recordedScore(b)
+		switch {
+		case oka != okb:
+			return !oka
+		case sa != sb:
+			return sa.less(sb)
 		}
 		return a < b
+	})
+	removed := make([]bool, len(c.clusters))
+	for _, i := range order[:len(order)-n] {
+		removed[i] = true
 	}
-	if len(c.constraints) == 0 {
-		sort.Slice(kept, func(x, y int) bool { return worse(kept[x], kept[y]) })
-		cut := len(kept) - n
-		removed, kept = kept[:cut], kept[cut:]
-		sort.Ints(kept)
-		return kept, removed
-	}
-	for len(kept) > n {
-		for _, k := range c.constraints {
-			k.leaveOneOut()
+	cat := make([]uint8, len(c.clusters))
+	for i := range c.clusters {
+		cat[i] = catQuiet
+		if kept[i] && !removed[i] {
+			cat[i] = catSelected
 		}
-		w := 0
-		for p, i := range kept {
-			topo[i] = heldScore(c.constraints, i)
-			if p > 0 && worse(i, kept[w]) {
-				w = p
+	}
+	return result(inStatusOrder(cat, func(i int) Decision {
+		d := Decision{ClusterName: c.clusters[i].Name, Reason: ReasonNotEvaluated}
+		if held[i] { // kept, scaled in, or obsolete after a policy change
+			s, _ := c.recordedScore(i)
+			d.AffinityScore, d.TopologySpreadScore, d.Reason = s.Affinity, s.TopologySpread, ReasonScaledIn
+			if cat[i] == catSelected {
+				d.Selected, d.Reason = true, ReasonPicked
 			}
 		}
-		i := kept[w]
-		removed = append(removed, i)
-		kept = append(kept[:w], kept[w+1:]...)
-		for _, k := range c.constraints {
-			k.add(i, -1)
-		}
-	}
-	return kept, removed
+		return d
+	}, nil), n)
 }

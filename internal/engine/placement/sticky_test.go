@@ -1,6 +1,7 @@
 package placement
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
@@ -57,7 +58,7 @@ func TestSticky(t *testing.T) {
 		{"scale out only adds", stickyFleet(""), stickyPolicy(4, false), prev(stickyPolicy(2, false)), []string{"a", "e"}, []string{"a", "e", "d", "x"}},
 		{"unchanged policy keeps held", stickyFleet(""), stickyPolicy(2, false), prev(stickyPolicy(2, false)), []string{"a", "e"}, []string{"a", "e"}},
 		{"resource selector change never reschedules", stickyFleet(""), stickyPolicy(2, false), &Spec{Name: "crp", Policy: stickyPolicy(2, false)}, []string{"a", "e"}, []string{"a", "e"}},
-		{"scale in removes lowest scored, ties smaller name first", stickyFleet(""), stickyPolicy(2, false), prev(stickyPolicy(4, false)), []string{"a", "b", "c", "e"}, []string{"b", "c"}},
+		{"scale in removes lowest recorded, ties smaller name first", stickyFleet(""), stickyPolicy(2, false), prev(stickyPolicy(4, false)), []string{"a", "b", "c", "e"}, []string{"b", "c"}},
 		{"scale in to zero", stickyFleet(""), stickyPolicy(0, false), prev(stickyPolicy(2, false)), []string{"a", "b"}, nil},
 		{"held cluster that left is replaced", stickyFleet("d"), stickyPolicy(2, false), prev(stickyPolicy(2, false)), []string{"d", "e"}, []string{"e", "x"}},
 		{"held leaving cluster is replaced", stickyFleet("d", leaving()), stickyPolicy(2, false), prev(stickyPolicy(2, false)), []string{"d", "e"}, []string{"e", "x"}},
@@ -68,7 +69,10 @@ func TestSticky(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r := mustSchedule(t, spec(tc.policy), tc.fleet, tc.held, ScheduleOptions{Prev: tc.prev})
+			// The scores recorded when the held clusters were picked: their
+			// affinity scores under stickyPolicy.
+			recorded := map[string]Score{"a": {Affinity: 10}, "b": {Affinity: 10}, "c": {Affinity: 20}, "d": {Affinity: 30}, "x": {Affinity: 30}}
+			r := mustSchedule(t, spec(tc.policy), tc.fleet, tc.held, ScheduleOptions{Prev: tc.prev, Recorded: recorded})
 			if !sameNames(r.Selected, tc.want) {
 				t.Fatalf("selected %v, want %v (%+v)", r.Selected, tc.want, r.Decisions)
 			}
@@ -106,25 +110,47 @@ func TestStickyPickAll(t *testing.T) {
 	}
 }
 
-func TestStickyScaleInKeepsSpread(t *testing.T) {
-	f := newFleet(
-		cluster("e1", lbl("region", "east")), cluster("e2", lbl("region", "east")),
-		cluster("w1", lbl("region", "west")), cluster("w2", lbl("region", "west")),
-		cluster("n1", lbl("region", "north")), cluster("n2", lbl("region", "north")),
-	)
-	mk := func(n int) Policy {
+// Issue 9 item 1: Fleet ranks the clusters to remove by the score recorded
+// on each binding when it was picked (framework.go downscale →
+// frameworkutils.go sortByClusterScoreAndName), never by a score computed
+// again. PickN 2 over a (region x) and b (region y) with a spread on region
+// picks b first (every cluster scores −1, the larger name wins) and then a
+// (+1); scaled to 1, Fleet keeps a, even though a score computed now would
+// rank them the other way.
+func TestScaleInRanksByRecordedScore(t *testing.T) {
+	f := newFleet(cluster("a", lbl("region", "x")), cluster("b", lbl("region", "y")))
+	mk := func(n int) Spec {
 		p := pickN(n)
 		p.TopologySpreadConstraints = []TopologySpreadConstraint{spread("region", DoNotSchedule, 1)}
-		return p
+		return spec(p)
 	}
-	old := spec(mk(6))
-	r := mustSchedule(t, spec(mk(3)), f, []string{"e1", "e2", "w1", "w2", "n1", "n2"}, ScheduleOptions{Prev: &old})
-	per := map[byte]int{}
-	for _, n := range r.Selected {
-		per[n[0]]++
+	two := mustSchedule(t, mk(2), f, nil, ScheduleOptions{})
+	rec := RecordedScores(two.Decisions)
+	if rec["a"] != (Score{TopologySpread: 1}) || rec["b"] != (Score{TopologySpread: -1}) {
+		t.Fatalf("recorded %v, want a +1 and b −1", rec)
 	}
-	if len(r.Selected) != 3 || per['e'] != 1 || per['w'] != 1 || per['n'] != 1 {
-		t.Fatalf("selected %v, want one per region", r.Selected)
+	old := mk(2)
+	one := mustSchedule(t, mk(1), f, two.Selected, ScheduleOptions{Prev: &old, Recorded: rec})
+	if !slices.Equal(one.Selected, []string{"a"}) {
+		t.Fatalf("selected %v, want a (recorded +1 beats b's −1)", one.Selected)
+	}
+	if d := decisionOf(t, one, "a"); d.TopologySpreadScore != 1 || d.Reason != ReasonPicked {
+		t.Errorf("a keeps its recorded score: %+v", d)
+	}
+	if d := decisionOf(t, one, "b"); d.Reason != ReasonScaledIn || d.TopologySpreadScore != -1 {
+		t.Errorf("b: %+v", d)
+	}
+	// Fleet's status lists the selected clusters only (no left-out decision).
+	if pv := Preview(one, 0); len(pv.LeftOut) != 0 || pv.LeftOutCounts[ReasonScaledIn] != 1 {
+		t.Errorf("preview %+v", pv)
+	}
+	// Without recorded scores (Fleet: a binding without a score) the smaller name goes first.
+	if r := mustSchedule(t, mk(1), f, two.Selected, ScheduleOptions{Prev: &old}); !slices.Equal(r.Selected, []string{"b"}) {
+		t.Errorf("no recorded scores: selected %v, want b", r.Selected)
+	}
+	// A held cluster without a score is removed before any with one.
+	if r := mustSchedule(t, mk(1), f, two.Selected, ScheduleOptions{Prev: &old, Recorded: map[string]Score{"b": {TopologySpread: -5}}}); !slices.Equal(r.Selected, []string{"b"}) {
+		t.Errorf("a without a score: selected %v, want b", r.Selected)
 	}
 }
 

@@ -1,6 +1,11 @@
 package placement
 
-import "github.com/fleetform/terraform-provider-aks/internal/engine/selector"
+import (
+	"math"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
+	"github.com/fleetform/terraform-provider-aks/internal/engine/selector"
+)
 
 // Placement types.
 const (
@@ -46,16 +51,28 @@ const (
 	MaxWeight             = 100
 	MinRevisionHistory    = 1
 	MaxRevisionHistory    = 1000
-	topologyViolationCost = 1000 // Fleet's maxSkewViolationPenality
+	MaxInt32              = math.MaxInt32 // numberOfClusters and maxSkew are int32 in Fleet's API
+	topologyViolationCost = 1000          // Fleet's maxSkewViolationPenality
 )
 
 // Decision reasons (designs/placement.md §8).
 const (
-	ReasonPicked           = "picked by scheduling policy"
-	ReasonNotScoredEnough  = "does not score high enough"
-	ReasonNoRequiredMatch  = "does not match any required cluster affinity term"
-	ReasonNotFound         = "not found in the fleet"
-	ReasonNotInFixedList   = "not listed in cluster_names"
+	ReasonPicked          = "picked by scheduling policy"
+	ReasonNotScoredEnough = "does not score high enough"
+	ReasonNoRequiredMatch = "does not match any required cluster affinity term"
+	ReasonNotFound        = "not found in the fleet"
+	ReasonNotInFixedList  = "not listed in cluster_names"
+	// ReasonNotEvaluated: PickN with number_of_clusters already met (or 0)
+	// runs no filter and no score; Fleet's status lists no such cluster.
+	ReasonNotEvaluated = "not evaluated: number_of_clusters is already met"
+	// ReasonScaledIn: removed on scale-in, the lowest score recorded when picked first.
+	ReasonScaledIn = "removed by scale-in: lowest score recorded when picked"
+	// ReasonKeptCycleFails: a held cluster while every scheduling cycle fails
+	// (Result.Failure): Fleet changes no binding.
+	ReasonKeptCycleFails = "kept: every scheduling cycle fails, so Fleet leaves the existing binding in place"
+	// ReasonKeptNoNames: a held cluster of a PickFixed placement whose
+	// cluster_names is empty: Fleet skips the scheduling cycle.
+	ReasonKeptNoNames      = "kept: Fleet skips the scheduling cycle of a PickFixed placement without cluster names, so the existing binding stays"
 	reasonTaintFormat      = "taint %s cannot be tolerated"
 	reasonTopologyFormat   = "violates DoNotSchedule topology spread constraint on %s (max skew %d)"
 	unfulfilledFormat      = "could not find all clusters needed as specified by the scheduling policy, found %d cluster(s) instead"
@@ -167,7 +184,10 @@ type RollingUpdate struct {
 	UnavailablePeriodSeconds *int    `json:"unavailable_period_seconds"`
 }
 
-// Decision is the scheduler's verdict on one cluster.
+// Decision is the scheduler's verdict on one cluster. For a selected
+// cluster the scores are the ones recorded when it was picked, as Fleet keeps
+// them on the cluster's binding and lists them in its status
+// (designs/placement.md §7).
 type Decision struct {
 	ClusterName         string `json:"cluster_name"`
 	Selected            bool   `json:"selected"`
@@ -176,10 +196,44 @@ type Decision struct {
 	Reason              string `json:"reason"`
 }
 
+// Score is a cluster's score as Fleet records it on the cluster's binding
+// when it picks the cluster.
+type Score struct {
+	Affinity       int
+	TopologySpread int
+}
+
+// less is Fleet's ClusterScore order: topology spread score first, then affinity.
+func (s Score) less(o Score) bool {
+	if s.TopologySpread != o.TopologySpread {
+		return s.TopologySpread < o.TopologySpread
+	}
+	return s.Affinity < o.Affinity
+}
+
+// RecordedScores returns the recorded score of every selected cluster of
+// decisions (a hub's status, or the status in Terraform state): what
+// ScheduleOptions.Recorded takes.
+func RecordedScores(decisions []Decision) map[string]Score {
+	out := map[string]Score{}
+	for _, d := range decisions {
+		if d.Selected {
+			out[d.ClusterName] = Score{Affinity: d.AffinityScore, TopologySpread: d.TopologySpreadScore}
+		}
+	}
+	return out
+}
+
 // Result is the outcome of a scheduling cycle.
 type Result struct {
-	// Decisions has one entry per fleet cluster (plus, for PickFixed, one per
-	// named cluster that is not in the fleet), sorted by cluster name.
+	// Decisions are in the order Fleet's status lists them (designs/placement.md §8):
+	// the selected clusters by name, then the scored clusters not picked, best
+	// first, then the filtered ones by name (PickFixed: the named clusters
+	// that are not eligible in cluster_names order, then the names not
+	// found), then the members not named (PickFixed) and the clusters not
+	// evaluated or removed by scale-in (PickN), by name. Every fleet cluster
+	// has one (plus, for PickFixed, every named cluster that is not a
+	// member), except when the cycle fails: then only the held clusters.
 	Decisions []Decision `json:"decisions"`
 	// Selected are the names of the selected clusters, sorted.
 	Selected []string `json:"selected"`
@@ -187,8 +241,28 @@ type Result struct {
 	// PickN, len(clusterNames) for PickFixed, -1 for PickAll.
 	Requested int  `json:"requested"`
 	Fulfilled bool `json:"fulfilled"`
-	// UnfulfilledMessage is Fleet's SchedulingPolicyUnfulfilled message; empty when fulfilled.
+	// UnfulfilledMessage is Fleet's SchedulingPolicyUnfulfilled message (or
+	// why the cycle fails); empty when fulfilled.
 	UnfulfilledMessage string `json:"unfulfilled_message"`
+	// Failure is set when Fleet admits the placement but every scheduling
+	// cycle fails (designs/placement.md §6): no decision is made, the held
+	// clusters keep their bindings.
+	Failure *CycleFailure `json:"-"`
+	// Unchanged is true when the cycle changes no binding (it fails, or a
+	// PickFixed placement without cluster names skips it): the held clusters
+	// stay bound under the policy they were scheduled with.
+	Unchanged bool `json:"unchanged"`
+}
+
+// CycleFailure is why every scheduling cycle of an admitted placement fails.
+type CycleFailure struct {
+	// Path is the attribute whose evaluation fails, e.g.
+	// policy.affinity.preferred[0].preference.property_sorter.name.
+	Path field.Path
+	// Reason is what fails, naming the cluster and the property.
+	Reason string
+	// Fix says what to change.
+	Fix string
 }
 
 // ScheduleOptions carries what the scheduler needs beyond the spec and the fleet.
@@ -196,4 +270,9 @@ type ScheduleOptions struct {
 	// Prev is the spec the held clusters were scheduled with; nil on create.
 	// It decides between "scale only" and "policy changed" (designs/placement.md §7).
 	Prev *Spec
+	// Recorded are the scores recorded when each held cluster was picked
+	// (RecordedScores of the hub's decisions); scale-in removes the lowest
+	// first. A held cluster without a recorded score ranks as Fleet ranks a
+	// binding without one: before every cluster that has one.
+	Recorded map[string]Score
 }

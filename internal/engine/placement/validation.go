@@ -1,6 +1,7 @@
 package placement
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 
@@ -146,8 +147,9 @@ func validatePolicy(pol Policy) field.Errors {
 		switch {
 		case pol.NumberOfClusters == nil:
 			errs = append(errs, field.Errorf(p.Child("number_of_clusters"), "Set how many clusters to pick (0 places nowhere).", "number_of_clusters is required for PickN"))
-		case *pol.NumberOfClusters < 0:
-			errs = append(errs, field.Errorf(p.Child("number_of_clusters"), "", "must be at least 0, got %d", *pol.NumberOfClusters))
+		case *pol.NumberOfClusters < 0 || *pol.NumberOfClusters > MaxInt32:
+			errs = append(errs, field.Errorf(p.Child("number_of_clusters"), fmt.Sprintf("Use a whole number from 0 to %d (0 places nowhere).", MaxInt32),
+				"number_of_clusters must be between 0 and %d (numberOfClusters is a 32-bit integer in Fleet's API), got %d", MaxInt32, *pol.NumberOfClusters))
 		}
 		for i, c := range pol.TopologySpreadConstraints {
 			errs = append(errs, validateTopologySpread(p.Child("topology_spread_constraints").Index(i), c)...)
@@ -162,15 +164,28 @@ func validatePolicy(pol Policy) field.Errors {
 	return errs
 }
 
+// validateClusterNames checks PickFixed's cluster_names. An empty list is
+// admitted (Fleet places nowhere: a warning says so). A name must be a
+// DNS-1123 label: Fleet's webhook admits any DNS subdomain, but its scheduler
+// names each binding <placement>-<cluster>-<suffix> as a DNS label
+// (uniquename.NewBindingName), so a dotted name fails every scheduling cycle
+// that binds the cluster.
 func validateClusterNames(p field.Path, names []string) field.Errors {
 	var errs field.Errors
-	if len(names) == 0 || len(names) > MaxClusterNames {
-		errs = append(errs, field.Errorf(p, "List the member clusters to place on.", "PickFixed needs between 1 and %d cluster names, got %d", MaxClusterNames, len(names)))
+	if len(names) > MaxClusterNames {
+		errs = append(errs, field.Errorf(p, "List at most 100 member clusters, or use PickAll or PickN with a label selector.", "PickFixed takes at most %d cluster names, got %d", MaxClusterNames, len(names)))
 	}
 	seen := make(map[string]int, len(names))
 	for i, n := range names {
-		if msgs := validation.IsDNS1123Label(n); len(msgs) > 0 {
-			errs = append(errs, field.Errorf(p.Index(i), "", "%q is not a valid cluster name: %s", n, strings.Join(msgs, "; ")))
+		switch msgs := validation.IsDNS1123Label(n); {
+		case len(msgs) == 0:
+		case strings.Contains(n, ".") && len(validation.IsDNS1123Subdomain(n)) == 0:
+			errs = append(errs, field.Errorf(p.Index(i), "Use the member cluster's name: lower-case letters, digits and '-', at most 63 characters.",
+				"%q is not a valid cluster name: Fleet admits a dotted name, but its scheduler names the cluster's binding after it as a DNS label, "+
+					"so every scheduling cycle that places on this cluster fails", n))
+		default:
+			errs = append(errs, field.Errorf(p.Index(i), "Use the member cluster's name: lower-case letters, digits and '-', at most 63 characters.",
+				"%q is not a valid cluster name: %s", n, strings.Join(msgs, "; ")))
 		}
 		if j, dup := seen[n]; dup {
 			errs = append(errs, field.Errorf(p.Index(i), "Remove the duplicate.", "cluster %q is already listed at index %d", n, j))
@@ -273,8 +288,9 @@ func validateTolerations(p field.Path, ts []Toleration) field.Errors {
 // validateTopologySpread validates a defaulted constraint.
 func validateTopologySpread(p field.Path, c TopologySpreadConstraint) field.Errors {
 	var errs field.Errors
-	if *c.MaxSkew < 1 {
-		errs = append(errs, field.Errorf(p.Child("max_skew"), "", "max_skew must be at least 1, got %d", *c.MaxSkew))
+	if *c.MaxSkew < 1 || *c.MaxSkew > MaxInt32 {
+		errs = append(errs, field.Errorf(p.Child("max_skew"), fmt.Sprintf("Use a whole number from 1 to %d.", MaxInt32),
+			"max_skew must be between 1 and %d (maxSkew is a 32-bit integer in Fleet's API), got %d", MaxInt32, *c.MaxSkew))
 	}
 	if c.TopologyKey == "" {
 		errs = append(errs, field.Errorf(p.Child("topology_key"), "Use a cluster label key such as fleet.azure.com/location.", "topology_key is required"))

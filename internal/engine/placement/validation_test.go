@@ -36,7 +36,25 @@ func validSpecs() map[string]Spec {
 		"pickN 0":   spec(pickN(0)),
 		"pickAll":   spec(Policy{Affinity: &Affinity{Required: []ClusterSelectorTerm{{}}}, Tolerations: []Toleration{{Operator: TolerationOpExists}}}),
 		"pickFixed": spec(Policy{PlacementType: PickFixed, ClusterNames: []string{"member-1", "member-2"}}),
-		"external":  {Name: "crp", ResourceSelectors: []ResourceSelector{{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRole", LabelSelector: matchLabels("app", "x")}}, Strategy: Strategy{Type: ExternalStrategy}},
+		// Fleet admits PickFixed without names: the CRD sets no minItems and the
+		// webhook checks only DNS names and uniqueness (kubefleet
+		// pkg/utils/validator validatePolicyForPickFixedPlacementType, the
+		// release of ../shared/crds, whose CEL rules took over the rest); the
+		// scheduler then skips the cycle (framework.go
+		// runSchedulingCycleForPickFixedPlacementType). A warning says so (issue 9 item 5).
+		"pickFixed without names": spec(Policy{PlacementType: PickFixed}),
+		// Fleet's webhook checks a property name segment by segment
+		// (pkg/utils/validator validateName): a property the fleet model itself
+		// defines, and an upper-case resource name, are admitted (issue 9 item 3).
+		"pickN on vm-size counts and total-CPU": func() Spec {
+			s := spec(pickN(1))
+			s.Policy.Affinity = &Affinity{
+				Required:  []ClusterSelectorTerm{{PropertySelector: propSel("kubernetes.azure.com/vm-sizes/Standard_D4s_v3/count", selector.OpGe, "1")}},
+				Preferred: []PreferredTerm{preferSorted(10, "resources.kubernetes-fleet.io/total-CPU", Descending)},
+			}
+			return s
+		}(),
+		"external": {Name: "crp", ResourceSelectors: []ResourceSelector{{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRole", LabelSelector: matchLabels("app", "x")}}, Strategy: Strategy{Type: ExternalStrategy}},
 	}
 }
 
@@ -76,7 +94,12 @@ var ruleCases = []struct {
 	{"unknown placement type", func(s *Spec) { s.Policy.PlacementType = "PickSome" }, "policy.placement_type", "not a placement type"},
 	// PickN
 	{"pickN needs number", func(s *Spec) { s.Policy.NumberOfClusters = nil }, "policy.number_of_clusters", "required"},
-	{"pickN number negative", func(s *Spec) { s.Policy.NumberOfClusters = intPtr(-1) }, "policy.number_of_clusters", "at least 0"},
+	{"pickN number negative", func(s *Spec) { s.Policy.NumberOfClusters = intPtr(-1) }, "policy.number_of_clusters", "between 0 and 2147483647"},
+	// Fleet's numberOfClusters is an int32 (CRD: format int32, minimum 0;
+	// apis/placement/v1 PlacementPolicy.NumberOfClusters *int32): the API
+	// server rejects a larger number (issue 9 item 12).
+	{"pickN number beyond int32", func(s *Spec) { s.Policy.NumberOfClusters = intPtr(1 << 31) }, "policy.number_of_clusters",
+		"number_of_clusters must be between 0 and 2147483647 (numberOfClusters is a 32-bit integer in Fleet's API), got 2147483648"},
 	{"pickN no cluster names", func(s *Spec) { s.Policy.ClusterNames = []string{"a"} }, "policy.cluster_names", "cannot be set"},
 	// PickAll
 	{"pickAll no number", func(s *Spec) {
@@ -92,13 +115,19 @@ var ruleCases = []struct {
 	}, "policy.topology_spread_constraints", "cannot be set"},
 	{"pickAll no cluster names", func(s *Spec) { *s = spec(Policy{ClusterNames: []string{"a"}}) }, "policy.cluster_names", "cannot be set"},
 	// PickFixed
-	{"pickFixed needs names", func(s *Spec) { *s = spec(Policy{PlacementType: PickFixed}) }, "policy.cluster_names", "between 1 and 100"},
 	{"pickFixed too many names", func(s *Spec) {
 		*s = spec(Policy{PlacementType: PickFixed})
 		for i := 0; i < 101; i++ {
 			s.Policy.ClusterNames = append(s.Policy.ClusterNames, "c"+strings.Repeat("x", i%50)+string(rune('a'+i%26))+string(rune('a'+i/26)))
 		}
-	}, "policy.cluster_names", "between 1 and 100"},
+	}, "policy.cluster_names", "at most 100 cluster names, got 101"},
+	// Fleet's webhook admits a dotted name (IsDNS1123Subdomain, pkg/utils/validator
+	// validatePolicyForPickFixedPlacementType), but the scheduler names each
+	// binding <placement>-<cluster>-<suffix> and requires a DNS label
+	// (pkg/scheduler/framework/uniquename NewBindingName), so every cycle that
+	// binds the cluster fails: rejected, and the message says why (issue 9 item 5).
+	{"pickFixed dotted name", func(s *Spec) { *s = spec(Policy{PlacementType: PickFixed, ClusterNames: []string{"member.eastus"}}) }, "policy.cluster_names[0]",
+		`"member.eastus" is not a valid cluster name: Fleet admits a dotted name, but its scheduler names the cluster's binding after it as a DNS label, so every scheduling cycle that places on this cluster fails`},
 	{"pickFixed name DNS-1123", func(s *Spec) { *s = spec(Policy{PlacementType: PickFixed, ClusterNames: []string{"Bad_Name"}}) }, "policy.cluster_names[0]", "not a valid cluster name"},
 	{"pickFixed name too long", func(s *Spec) {
 		*s = spec(Policy{PlacementType: PickFixed, ClusterNames: []string{strings.Repeat("a", 64)}})
@@ -172,7 +201,9 @@ var ruleCases = []struct {
 		}
 	}, "policy.tolerations", "at most 100"},
 	// topology spread
-	{"max skew at least 1", func(s *Spec) { s.Policy.TopologySpreadConstraints[0].MaxSkew = intPtr(0) }, "policy.topology_spread_constraints[0].max_skew", "at least 1"},
+	{"max skew at least 1", func(s *Spec) { s.Policy.TopologySpreadConstraints[0].MaxSkew = intPtr(0) }, "policy.topology_spread_constraints[0].max_skew", "between 1 and 2147483647"},
+	// maxSkew is an int32 in Fleet's API (CRD: format int32, minimum 1).
+	{"max skew beyond int32", func(s *Spec) { s.Policy.TopologySpreadConstraints[0].MaxSkew = intPtr(1 << 31) }, "policy.topology_spread_constraints[0].max_skew", "between 1 and 2147483647"},
 	{"topology key required", func(s *Spec) { s.Policy.TopologySpreadConstraints[0].TopologyKey = "" }, "policy.topology_spread_constraints[0].topology_key", "required"},
 	{"when unsatisfiable", func(s *Spec) { s.Policy.TopologySpreadConstraints[0].WhenUnsatisfiable = "Never" }, "policy.topology_spread_constraints[0].when_unsatisfiable", "not a whenUnsatisfiable value"},
 	// strategy
@@ -217,7 +248,7 @@ var updateCases = []struct {
 	{"placement type is immutable", func(s *Spec) {
 		*s = spec(Policy{Tolerations: s.Policy.Tolerations})
 	}, []string{"policy.placement_type"}, "immutable: cannot change from PickN to PickAll"},
-	{"the new spec is validated too", func(s *Spec) { s.Policy.NumberOfClusters = intPtr(-1) }, []string{"policy.number_of_clusters"}, "at least 0"},
+	{"the new spec is validated too", func(s *Spec) { s.Policy.NumberOfClusters = intPtr(-1) }, []string{"policy.number_of_clusters"}, "between 0 and"},
 }
 
 func TestValidateUpdate(t *testing.T) {

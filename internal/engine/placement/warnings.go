@@ -2,14 +2,11 @@ package placement
 
 import (
 	"fmt"
-	"sort"
-	"strings"
 	"time"
-
-	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
+	"github.com/fleetform/terraform-provider-aks/internal/engine/selector"
 )
 
 // Kinds of warnings returned by Warnings: the ID of each field.Warning.
@@ -20,20 +17,29 @@ const (
 	// WarnClusterNotEligible: a PickFixed cluster that is a member but not
 	// eligible (left, unhealthy, stale heartbeat) gets nothing until it is.
 	WarnClusterNotEligible = "cluster_not_eligible"
+	// WarnPickFixedEmpty: PickFixed without cluster names places nowhere.
+	WarnPickFixedEmpty = "pick_fixed_empty"
 	// WarnPropertyNotInFleet: a required property selector or a preferred
 	// sorter reads a property no cluster reports, so the expression is false
 	// everywhere or the sorter adds nothing.
-	WarnPropertyNotInFleet = "property_not_in_fleet"
+	WarnPropertyNotInFleet = selector.WarnPropertyNotInFleet
 	// WarnRequiredMatchesNone: no cluster matches any required affinity term,
 	// so the placement selects no cluster.
 	WarnRequiredMatchesNone = "required_affinity_matches_none"
 	// WarnPickNUnfulfilled: PickN asks for more clusters than it can pick.
 	WarnPickNUnfulfilled = "pick_n_unfulfilled"
+	// WarnSchedulingFails: Fleet admits the placement but every scheduling
+	// cycle fails (Result.Failure), so it is never scheduled.
+	WarnSchedulingFails = "scheduling_fails"
+	// WarnHeldNotMember: a cluster the what-if says the placement holds is
+	// not a member of the fleet (HeldClusterWarnings).
+	WarnHeldNotMember = "held_cluster_not_member"
 )
 
 // Warnings returns the plan warnings of designs/placement.md §8 for spec on fleet f:
-// a property that no cluster of the fleet has (with similar names that do
-// exist), an unfulfillable PickN, PickFixed names that are not members or not
+// a placement Fleet admits but never schedules, a property that no cluster
+// of the fleet has (with similar names that do exist), an unfulfillable
+// PickN, PickFixed without names or with names that are not members or not
 // eligible, and required affinity that matches no cluster. It assumes spec
 // validates; parts it cannot evaluate are skipped. r is the scheduling result
 // the warnings accompany (the one the plan previews).
@@ -42,10 +48,20 @@ func Warnings(spec Spec, f *fleet.Fleet, r Result, now time.Time) []field.Warnin
 	pol := s.Policy
 	pp := field.Root("policy")
 	var ws []field.Warning
+	if fail := r.Failure; fail != nil {
+		ws = append(ws, field.Warning{Path: fail.Path, ID: WarnSchedulingFails,
+			Message: fmt.Sprintf("Fleet admits this placement, but every scheduling cycle fails, so it is never scheduled "+
+				"(clusters it already holds keep their resources): %s. %s", fail.Reason, fail.Fix)})
+	}
 	clusters := sortedClusters(f)
 
 	switch pol.PlacementType {
 	case PickFixed:
+		if len(pol.ClusterNames) == 0 {
+			return append(ws, field.Warning{Path: pp.Child("cluster_names"), ID: WarnPickFixedEmpty,
+				Message: "cluster_names is empty: Fleet admits the placement but skips its scheduling cycle, so it places nowhere " +
+					"(clusters it already holds keep their resources); list the member clusters to place on"})
+		}
 		c := &cycle{policy: pol, now: now, clusters: clusters}
 		for i, n := range pol.ClusterNames {
 			p := pp.Child("cluster_names").Index(i)
@@ -62,16 +78,16 @@ func Warnings(spec Spec, f *fleet.Fleet, r Result, now time.Time) []field.Warnin
 		return ws
 	case PickAll, PickN:
 	default:
-		return nil
+		return ws
 	}
 
-	ws = append(ws, propertyWarnings(pol, clusters)...)
+	ws = append(ws, propertyWarnings(pol, selector.FleetProperties(f))...)
 
 	if pol.Affinity != nil && len(pol.Affinity.Required) > 0 {
 		if terms, err := compileRequired(pol.Affinity.Required); err == nil {
 			matched := false
 			for _, cl := range clusters {
-				if ok, err := matchesRequired(terms, cl); err == nil && ok {
+				if ok, fail := matchesRequired(terms, cl); fail == nil && ok {
 					matched = true
 					break
 				}
@@ -83,7 +99,7 @@ func Warnings(spec Spec, f *fleet.Fleet, r Result, now time.Time) []field.Warnin
 		}
 	}
 
-	if pol.PlacementType == PickN && !r.Fulfilled {
+	if pol.PlacementType == PickN && !r.Fulfilled && r.Failure == nil {
 		ws = append(ws, field.Warning{Path: pp.Child("number_of_clusters"), ID: WarnPickNUnfulfilled,
 			Message: fmt.Sprintf("%d cluster(s) requested but only %d can be picked: %s", r.Requested, len(r.Selected), r.UnfulfilledMessage)})
 	}
@@ -92,120 +108,44 @@ func Warnings(spec Spec, f *fleet.Fleet, r Result, now time.Time) []field.Warnin
 
 // propertyWarnings flags properties read by required property selectors or
 // preferred sorters that no cluster of the fleet reports.
-func propertyWarnings(pol Policy, clusters []*fleet.Cluster) []field.Warning {
+func propertyWarnings(pol Policy, known selector.KnownProperties) []field.Warning {
 	if pol.Affinity == nil {
 		return nil
 	}
-	known := fleetProperties(clusters)
 	var ws []field.Warning
-	check := func(p field.Path, name, effect string) {
-		if name == "" || known[name] {
-			return
-		}
-		msg := fmt.Sprintf("no cluster of the fleet has property %q, so %s", name, effect)
-		if similar := similarNames(name, known); len(similar) > 0 {
-			msg += fmt.Sprintf("; did you mean %s?", quoteJoin(similar))
-		}
-		ws = append(ws, field.Warning{Path: p, ID: WarnPropertyNotInFleet, Message: msg})
-	}
 	ap := field.Root("policy").Child("affinity")
 	for i, t := range pol.Affinity.Required {
 		if t.PropertySelector == nil {
 			continue
 		}
-		for j, e := range t.PropertySelector.MatchExpressions {
-			check(ap.Child("required").Index(i).Child("property_selector").Child("match_expressions").Index(j).Child("name"), e.Name,
-				"this expression is false for every cluster and the term matches none")
+		for _, w := range t.PropertySelector.Warnings(known, "this expression is false for every cluster and the term matches none") {
+			w.Path = ap.Child("required").Index(i).Child("property_selector").Concat(w.Path)
+			ws = append(ws, w)
 		}
 	}
 	for i, t := range pol.Affinity.Preferred {
 		if s := t.Preference.PropertySorter; s != nil {
-			check(ap.Child("preferred").Index(i).Child("preference").Child("property_sorter").Child("name"), s.Name,
-				"this sorter adds 0 to every cluster's score")
+			if w, ok := known.NotInFleet(sorterPath(i), s.Name, "this sorter adds 0 to every cluster's score"); ok {
+				ws = append(ws, w)
+			}
 		}
 	}
 	return ws
 }
 
-// fleetProperties is the set of property names at least one cluster has.
-func fleetProperties(clusters []*fleet.Cluster) map[string]bool {
-	known := map[string]bool{}
-	for _, cl := range clusters {
-		for k := range cl.Properties {
-			known[k] = true
-		}
-		for _, u := range []struct {
-			capacity string
-			m        map[string]resource.Quantity
-		}{{"total", cl.Usage.Capacity}, {"allocatable", cl.Usage.Allocatable}, {"available", cl.Usage.Available}} {
-			for res := range u.m {
-				known[fleet.ResourcePropertyPrefix+u.capacity+"-"+res] = true
+// HeldClusterWarnings flags the clusters a what-if says the placement holds
+// that are not members of f: Fleet drops such a binding (designs/placement.md §7), so
+// the preview ignores them. at is the list attribute.
+func HeldClusterWarnings(at field.Path, held []string, f *fleet.Fleet) []field.Warning {
+	var ws []field.Warning
+	for i, n := range held {
+		if f != nil {
+			if _, ok := f.Cluster(n); ok {
+				continue
 			}
 		}
+		ws = append(ws, field.Warning{Path: at.Index(i), ID: WarnHeldNotMember,
+			Message: fmt.Sprintf("cluster %q is not a member of the fleet, so the placement cannot hold it and the preview ignores it; check the name", n)})
 	}
-	return known
-}
-
-// similarNames suggests up to three known names close to name: the same last
-// path segment (kubernetes.azure.com/node-count → kubernetes-fleet.io/node-count)
-// or a small edit distance.
-func similarNames(name string, known map[string]bool) []string {
-	type cand struct {
-		name string
-		dist int
-	}
-	var cs []cand
-	base := lastSegment(name)
-	limit := max(2, len(name)/3)
-	for k := range known {
-		d := editDistance(name, k)
-		if lastSegment(k) == base {
-			d = min(d, 1)
-		}
-		if d <= limit {
-			cs = append(cs, cand{k, d})
-		}
-	}
-	sort.Slice(cs, func(i, j int) bool {
-		if cs[i].dist != cs[j].dist {
-			return cs[i].dist < cs[j].dist
-		}
-		return cs[i].name < cs[j].name
-	})
-	var out []string
-	for i := 0; i < len(cs) && i < 3; i++ {
-		out = append(out, cs[i].name)
-	}
-	return out
-}
-
-func lastSegment(s string) string { return s[strings.LastIndexByte(s, '/')+1:] }
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
-
-func quoteJoin(ss []string) string {
-	q := make([]string, len(ss))
-	for i, s := range ss {
-		q[i] = fmt.Sprintf("%q", s)
-	}
-	return strings.Join(q, " or ")
+	return ws
 }

@@ -13,7 +13,7 @@ import (
 func warningsFleet() *fleet.Fleet {
 	return newFleet(
 		cluster("a", prop(fleet.PropertyNodeCount, "3"), available("cpu", "4"), lbl("env", "prod")),
-		cluster("b", prop(fleet.PropertyNodeCount, "8"), lbl("env", "prod")),
+		cluster("b", prop(fleet.PropertyNodeCount, "8"), prop("version", "1.30.2"), lbl("env", "prod")),
 		cluster("stale", staleHeartbeat()),
 	)
 }
@@ -49,6 +49,30 @@ var warningCases = []struct {
 		{ID: WarnClusterNotMember, Path: "policy.cluster_names[1]", Contains: `cluster "ghost" is not a member of the fleet`},
 		{ID: WarnClusterNotEligible, Path: "policy.cluster_names[2]", Contains: `cluster "stale" is not eligible: heartbeat older than 5m`},
 	}},
+	// Issue 9 item 5: Fleet admits PickFixed without names and places nowhere.
+	{"PickFixed without names", Policy{PlacementType: PickFixed}, []enginetest.WantWarning{
+		{ID: WarnPickFixedEmpty, Path: "policy.cluster_names", Contains: "cluster_names is empty: Fleet admits the placement but skips its scheduling cycle, so it places nowhere"},
+	}},
+	// Issue 9 item 4: Fleet's PreScore reads every sorter, whatever its weight
+	// (clusteraffinity preparePluginState), so a weight-0 sorter on a value
+	// that is not a quantity fails every cycle.
+	{"weight-0 sorter on a non-quantity property", func() Policy {
+		p := pickN(1)
+		p.Affinity = &Affinity{Preferred: []PreferredTerm{preferSorted(0, "version", Ascending)}}
+		return p
+	}(), []enginetest.WantWarning{
+		{ID: WarnSchedulingFails, Path: "policy.affinity.preferred[0].preference.property_sorter.name",
+			Contains: `Fleet admits this placement, but every scheduling cycle fails, so it is never scheduled (clusters it already holds keep their resources): cluster "b": property "version" has value "1.30.2", which is not a quantity. Use a property whose values are quantities`},
+	}},
+	// Issue 9 item 3: an upper-case resource name is admitted and matches nothing.
+	{"upper-case resource name", func() Policy {
+		p := pickN(1)
+		p.Affinity = &Affinity{Preferred: []PreferredTerm{preferSorted(10, "resources.kubernetes-fleet.io/available-CPU", Descending)}}
+		return p
+	}(), []enginetest.WantWarning{
+		{ID: WarnPropertyNotInFleet, Path: "policy.affinity.preferred[0].preference.property_sorter.name",
+			Contains: `(Kubernetes resource names are lower case, and Fleet compares them exactly); did you mean "resources.kubernetes-fleet.io/available-cpu"?`},
+	}},
 	{"nothing to warn about", func() Policy {
 		p := pickN(2)
 		p.Affinity = &Affinity{Required: []ClusterSelectorTerm{{LabelSelector: matchLabels("env", "prod"), PropertySelector: propSel(fleet.PropertyNodeCount, selector.OpGe, "1")}}}
@@ -62,16 +86,5 @@ func TestWarnings(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			enginetest.CheckWarnings(t, warningsOn(f, spec(tc.policy)), tc.want)
 		})
-	}
-}
-
-func TestEditDistance(t *testing.T) {
-	for _, tc := range []struct {
-		a, b string
-		d    int
-	}{{"", "abc", 3}, {"kitten", "sitting", 3}, {"same", "same", 0}, {"available-cpu", "available-cpus", 1}} {
-		if got := editDistance(tc.a, tc.b); got != tc.d {
-			t.Errorf("%s/%s: %d", tc.a, tc.b, got)
-		}
 	}
 }

@@ -62,18 +62,42 @@ func (s PropertySelector) Validate() field.Errors {
 	return errs
 }
 
-// ValidatePropertyName checks a cluster property name: a well-formed
-// resource property (resources.kubernetes-fleet.io/{total|allocatable|available}-<resource>)
-// or a qualified name. Property selectors and property sorters share it.
+// ValidatePropertyName checks a cluster property name as Fleet's webhook
+// does (designs/placement.md §2). A resource property
+// (resources.kubernetes-fleet.io/…) is split at its first '-' into a capacity
+// type (total, allocatable, available) and a resource, and the whole name must
+// be a qualified name, so `…/total-CPU` and `…/total-ephemeral-storage` are
+// admitted. Any other name is checked segment by segment between the slashes:
+// the first a DNS subdomain or a qualified name, every other one a qualified
+// name, so `kubernetes.azure.com/vm-sizes/Standard_D4s_v3/count` is admitted.
+// Property selectors and property sorters share it.
 func ValidatePropertyName(p field.Path, name string) field.Errors {
-	if fleet.IsResourceProperty(name) {
-		if _, _, ok := fleet.ParseResourceProperty(name); !ok {
-			return field.Errors{field.Errorf(p, "Resource properties are named resources.kubernetes-fleet.io/{total|allocatable|available}-<resource>, e.g. resources.kubernetes-fleet.io/available-cpu.", "%q is not a valid resource property name", name)}
+	if rest, ok := strings.CutPrefix(name, fleet.ResourcePropertyPrefix); ok {
+		const fix = "Resource properties are named resources.kubernetes-fleet.io/{total|allocatable|available}-<resource>, e.g. resources.kubernetes-fleet.io/available-cpu."
+		capacity, _, dash := strings.Cut(rest, "-")
+		if !dash || !fleet.IsCapacityType(capacity) {
+			return field.Errors{field.Errorf(p, fix, "%q is not a valid resource property name: it does not start with total-, allocatable- or available- after %s", name, fleet.ResourcePropertyPrefix)}
+		}
+		if msgs := validation.IsQualifiedName(name); len(msgs) > 0 {
+			return field.Errors{field.Errorf(p, fix, "%q is not a valid resource property name: %s", name, strings.Join(msgs, "; "))}
 		}
 		return nil
 	}
-	if msgs := validation.IsQualifiedName(name); len(msgs) > 0 {
-		return field.Errors{field.Errorf(p, "Use a property name such as kubernetes-fleet.io/node-count.", "%q is not a valid property name: %s", name, strings.Join(msgs, "; "))}
+	const fix = "Use a property name such as kubernetes-fleet.io/node-count: segments separated by '/', each of letters, digits, '-', '_' or '.' (at most 63 characters, starting and ending with a letter or digit), the first one optionally a DNS subdomain."
+	segs := strings.Split(name, "/")
+	if len(segs) == 1 {
+		if msgs := validation.IsQualifiedName(name); len(msgs) > 0 {
+			return field.Errors{field.Errorf(p, fix, "%q is not a valid property name: %s", name, strings.Join(msgs, "; "))}
+		}
+		return nil
+	}
+	if len(validation.IsDNS1123Subdomain(segs[0])) > 0 && len(validation.IsQualifiedName(segs[0])) > 0 {
+		return field.Errors{field.Errorf(p, fix, "%q is not a valid property name: its first segment %q is neither a DNS subdomain nor a qualified name", name, segs[0])}
+	}
+	for _, seg := range segs[1:] {
+		if msgs := validation.IsQualifiedName(seg); len(msgs) > 0 {
+			return field.Errors{field.Errorf(p, fix, "%q is not a valid property name: segment %q: %s", name, seg, strings.Join(msgs, "; "))}
+		}
 	}
 	return nil
 }
@@ -181,14 +205,26 @@ func (s PropertySelector) Compile() (CompiledPropertySelector, error) {
 	return c, nil
 }
 
-// Matches reports whether every expression holds for the cluster (designs/placement.md §4).
-// A cluster that lacks a property does not match; a property whose reported
-// value is not a quantity is an error.
+// ExpressionError is an expression whose property cannot be read from a
+// cluster: its reported value is not a quantity, or Fleet's scheduler cannot
+// read the name (fleet.SplitResourceProperty).
+type ExpressionError struct {
+	Index int // of the expression in MatchExpressions
+	Err   error
+}
+
+func (e *ExpressionError) Error() string { return e.Err.Error() }
+func (e *ExpressionError) Unwrap() error { return e.Err }
+
+// Matches reports whether every expression holds for the cluster (designs/placement.md §4),
+// evaluating them in order and stopping at the first that does not. A
+// cluster that lacks a property does not match; a property that cannot be
+// read is an *ExpressionError.
 func (c CompiledPropertySelector) Matches(cl *fleet.Cluster) (bool, error) {
-	for _, e := range c.exprs {
+	for i, e := range c.exprs {
 		v, found, err := cl.Property(e.name)
 		if err != nil {
-			return false, err
+			return false, &ExpressionError{Index: i, Err: err}
 		}
 		if !found || !compare(v.Cmp(e.q), e.op) {
 			return false, nil

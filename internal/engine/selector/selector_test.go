@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/labels"
 
+	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 )
 
@@ -142,5 +143,71 @@ func TestPropertySelectorValidate(t *testing.T) {
 	ok := []PropertyExpression{expr("p", OpGe, "5"), expr("p", OpLe, "5"), expr("p", OpEq, "5"), expr("q", OpEq, "1"), expr("p", OpNe, "4")}
 	if errs := (PropertySelector{MatchExpressions: ok}).Validate(); len(errs) != 0 {
 		t.Errorf("consistent selector rejected: %v", errs)
+	}
+}
+
+func TestEditDistance(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		d    int
+	}{{"", "abc", 3}, {"kitten", "sitting", 3}, {"same", "same", 0}, {"available-cpu", "available-cpus", 1}} {
+		if got := editDistance(tc.a, tc.b); got != tc.d {
+			t.Errorf("%s/%s: %d", tc.a, tc.b, got)
+		}
+	}
+}
+
+// Fleet's webhook validates a property name as pkg/utils/validator
+// validateName does: a resource property is split at its first '-' into a
+// capacity type and a resource and must be a qualified name as a whole; any
+// other name is checked segment by segment between the slashes, the first a
+// DNS subdomain or a qualified name, the others qualified names (issue 9 item 3).
+func TestValidatePropertyName(t *testing.T) {
+	for name, wantRule := range map[string]string{
+		"kubernetes-fleet.io/node-count":                      "",
+		"kubernetes.azure.com/vm-sizes/Standard_D4s_v3/count": "", // a property the fleet model defines
+		"node-count": "",
+		"resources.kubernetes-fleet.io/total-CPU":               "", // admitted; matches nothing
+		"resources.kubernetes-fleet.io/total-ephemeral-storage": "", // admitted; the scheduler cannot read it
+		"resources.kubernetes-fleet.io/available-cpu":           "",
+		"resources.kubernetes-fleet.io/free-cpu":                "does not start with total-, allocatable- or available-",
+		"resources.kubernetes-fleet.io/cpu":                     "does not start with total-, allocatable- or available-",
+		"resources.kubernetes-fleet.io/total-":                  "not a valid resource property name",
+		"resources.kubernetes-fleet.io/total-nvidia.com/gpu":    "not a valid resource property name",
+		"":                                "not a valid property name",
+		"a//b":                            `segment ""`,
+		"Bad_Prefix!/count":               "first segment",
+		"kubernetes.azure.com/vm sizes/x": `segment "vm sizes"`,
+		"kubernetes.azure.com/" + strings.Repeat("x", 64): "segment",
+	} {
+		errs := ValidatePropertyName(field.Root("name"), name)
+		switch {
+		case wantRule == "" && len(errs) > 0:
+			t.Errorf("%q: rejected: %v", name, errs)
+		case wantRule != "" && (len(errs) != 1 || !strings.Contains(errs[0].Rule, wantRule) || errs[0].Fix == ""):
+			t.Errorf("%q: got %v, want one error containing %q with a fix", name, errs, wantRule)
+		}
+	}
+}
+
+// The property warning of the placement resource and the member clusters
+// data source: a name no cluster has, with similar names that exist.
+func TestKnownPropertiesNotInFleet(t *testing.T) {
+	f := &fleet.Fleet{Clusters: []fleet.Cluster{
+		{Name: "a", Properties: map[string]string{fleet.PropertyNodeCount: "3"}},
+		{Name: "b", Usage: fleet.ResourceUsage{Capacity: map[string]resource.Quantity{"cpu": resource.MustParse("4")}}},
+	}}
+	known := FleetProperties(f)
+	if _, ok := known.NotInFleet(field.Root("x"), fleet.PropertyNodeCount, "…"); ok {
+		t.Error("node-count is known")
+	}
+	for name, want := range map[string]string{
+		"kubernetes.azure.com/node-count":         `did you mean "kubernetes-fleet.io/node-count"?`,
+		"resources.kubernetes-fleet.io/total-CPU": `(Kubernetes resource names are lower case, and Fleet compares them exactly); did you mean "resources.kubernetes-fleet.io/total-cpu"`,
+	} {
+		w, ok := known.NotInFleet(field.Root("x"), name, "it matches nothing")
+		if !ok || w.ID != WarnPropertyNotInFleet || !strings.Contains(w.Message, want) || !strings.Contains(w.Message, "so it matches nothing") {
+			t.Errorf("%s: got %v %q", name, ok, w.Message)
+		}
 	}
 }

@@ -32,6 +32,7 @@ func Run(t *testing.T, newHub func(t *testing.T) hub.Hub) {
 	t.Run("generated update runs", func(t *testing.T) { testGeneratedRuns(t, newHub(t)) })
 	t.Run("node pool round trip", func(t *testing.T) { testNodePoolRoundTrip(t, newHub(t)) })
 	t.Run("placement round trip", func(t *testing.T) { testPlacementRoundTrip(t, newHub(t)) })
+	t.Run("placement recorded scores", func(t *testing.T) { testPlacementRecordedScores(t, newHub(t)) })
 }
 
 // minMembers is how many member clusters the suite needs.

@@ -75,12 +75,12 @@ func nodePoolCases() []nodePoolCase {
 					{Key: "karpenter.azure.com/sku-family", Operator: nodepool.OperatorIn, Values: []string{"D"}},
 					{Key: "karpenter.sh/capacity-type", Operator: nodepool.OperatorIn, Values: []string{"on-demand", "spot"}, MinValues: new(1)},
 				},
-				Taints:                 []nodepool.Taint{{Key: "example.com/dedicated", Value: "hubtest", Effect: nodepool.TaintEffectNoSchedule}},
+				Taints:                 []nodepool.Taint{{Key: "example.com/dedicated", Value: new("hubtest"), Effect: nodepool.TaintEffectNoSchedule}},
 				StartupTaints:          []nodepool.Taint{{Key: "example.com/warming", Effect: nodepool.TaintEffectNoExecute}},
 				ExpireAfter:            new("336h"),
 				TerminationGracePeriod: new("1h"),
 			},
-			Disruption: nodepool.Disruption{
+			Disruption: &nodepool.Disruption{
 				ConsolidationPolicy: new(nodepool.ConsolidationPolicyWhenEmpty),
 				ConsolidateAfter:    new("5m"),
 				Budgets: []nodepool.Budget{

@@ -13,7 +13,11 @@ import (
 // Version 1 is the first one stored. Databases of earlier releases carry no
 // version and name their fields after the Go fields of the hub types; they
 // are migrated when opened (migrate.go).
-const formatVersion = 1
+//
+// Version 2 changed what two NodePool values mean (migrateV1): a taint's
+// `"value": ""` was an omitted value and is now an explicit empty one, and
+// an omitted disruption block is now null instead of an object of nulls.
+const formatVersion = 2
 
 const formatKey = "format"
 
@@ -27,20 +31,23 @@ func checkFormat(tx *bolt.Tx, path string) error {
 		return err
 	}
 	v := meta.Get([]byte(formatKey))
-	if v == nil {
-		if err := migrateUnversioned(tx); err != nil {
-			return fmt.Errorf("mock hub state %s was written by an earlier release and cannot be migrated: %w; "+
-				"delete the file to start from an empty hub", path, err)
+	migrate := migrateUnversioned
+	if v != nil {
+		n, err := strconv.Atoi(string(v))
+		switch {
+		case err != nil || n < 1:
+			return fmt.Errorf("mock hub state %s: format version %q is not a version this provider knows; the file is not a mock hub state", path, v)
+		case n > formatVersion:
+			return fmt.Errorf("mock hub state %s has format version %d, but this provider reads version %d at most: "+
+				"a newer version of the provider wrote it; upgrade the provider, or set another state_path", path, n, formatVersion)
+		case n == formatVersion:
+			return nil
 		}
-		return meta.Put([]byte(formatKey), []byte(strconv.Itoa(formatVersion)))
+		migrate = migrateV1
 	}
-	n, err := strconv.Atoi(string(v))
-	switch {
-	case err != nil || n < 1:
-		return fmt.Errorf("mock hub state %s: format version %q is not a version this provider knows; the file is not a mock hub state", path, v)
-	case n > formatVersion:
-		return fmt.Errorf("mock hub state %s has format version %d, but this provider reads version %d at most: "+
-			"a newer version of the provider wrote it; upgrade the provider, or set another state_path", path, n, formatVersion)
+	if err := migrate(tx); err != nil {
+		return fmt.Errorf("mock hub state %s was written by an earlier release and cannot be migrated: %w; "+
+			"delete the file to start from an empty hub", path, err)
 	}
-	return nil
+	return meta.Put([]byte(formatKey), []byte(strconv.Itoa(formatVersion)))
 }

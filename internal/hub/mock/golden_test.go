@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"testing"
 
 	bolt "go.etcd.io/bbolt"
@@ -18,15 +20,16 @@ import (
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
 )
 
-// The golden state file is a database of format 1 as this code writes it,
-// committed so that every later build must read it: a change that breaks
-// reading it changes the format, and needs a new version and a migration
-// rather than a new golden file. It is rewritten only on purpose:
+// The golden state files are databases of each format as the code of its
+// time wrote them, committed so that every later build must read them: a
+// change that breaks reading one changes the format, and needs a new version,
+// a migration and a new golden file, never a rewritten old one. Only the
+// file of the current format is written, and only on purpose:
 //
 //	go test ./internal/hub/mock -run TestGolden -update
-var updateGolden = flag.Bool("update", false, "rewrite "+goldenState+" from the fixtures of golden_test.go")
+var updateGolden = flag.Bool("update", false, "rewrite "+goldenState(formatVersion)+" from the fixtures of golden_test.go")
 
-const goldenState = "testdata/state-v1.db"
+func goldenState(version int) string { return fmt.Sprintf("testdata/state-v%d.db", version) }
 
 const goldenInventory = `
 regions: [{ name: westeurope }]
@@ -73,7 +76,17 @@ var (
 			NodeClassRef: nodepool.NodeClassRef{Group: "karpenter.azure.com", Kind: "AKSNodeClass", Name: "default"},
 			Requirements: []nodepool.Requirement{{Key: "karpenter.sh/capacity-type", Operator: nodepool.OperatorIn, Values: []string{"on-demand"}}},
 		},
-		Disruption: nodepool.Disruption{Budgets: []nodepool.Budget{{Nodes: new("20%")}}},
+		Disruption: &nodepool.Disruption{Budgets: []nodepool.Budget{{Nodes: new("20%")}}},
+	}
+	// tainted is in format 2 and later: taints with and without a value, and
+	// an omitted disruption block.
+	tainted = nodepool.NodePool{
+		Template: nodepool.Template{
+			NodeClassRef: nodepool.NodeClassRef{Group: "karpenter.azure.com", Kind: "AKSNodeClass", Name: "default"},
+			Taints: []nodepool.Taint{{Key: "example.com/gpu", Value: new("example.com/a100"), Effect: nodepool.TaintEffectNoSchedule},
+				{Key: "example.com/dedicated", Effect: nodepool.TaintEffectNoExecute}},
+			StartupTaints: []nodepool.Taint{{Key: "example.com/warming", Effect: nodepool.TaintEffectNoSchedule}},
+		},
 	}
 	safe = update.Strategy{Stages: []update.Stage{
 		{Name: "canary", Groups: []update.Group{{Name: "canary"}}, AfterStageWaitInSeconds: 3600},
@@ -110,6 +123,8 @@ func writeGolden(t *testing.T) {
 	must(t, err)
 	_, err = h.PutAutoUpgradeProfile(ctx, hub.AutoUpgradeProfile{Meta: hub.Meta{Name: "stable"}, Spec: stable}, create)
 	must(t, err)
+	_, err = h.ApplyNodePool(ctx, hub.NodePool{Meta: hub.Meta{Name: "tainted"}, Cluster: "member-c", Spec: tainted}, create)
+	must(t, err)
 
 	// Without the inventory snapshot (a cache, not part of the format) and
 	// compacted into a fresh file, so that the committed file is small.
@@ -117,8 +132,8 @@ func writeGolden(t *testing.T) {
 	must(t, err)
 	defer src.Close()
 	must(t, src.Update(func(tx *bolt.Tx) error { return tx.DeleteBucket([]byte(bucketInventoryCache)) }))
-	_ = os.Remove(goldenState)
-	dst, err := bolt.Open(goldenState, 0o644, nil)
+	_ = os.Remove(goldenState(formatVersion))
+	dst, err := bolt.Open(goldenState(formatVersion), 0o644, nil)
 	must(t, err)
 	must(t, bolt.Compact(dst, src, 0))
 	must(t, dst.Close())
@@ -135,7 +150,15 @@ func TestGolden(t *testing.T) {
 	if *updateGolden {
 		writeGolden(t)
 	}
-	data, err := os.ReadFile(goldenState)
+	for v := 1; v <= formatVersion; v++ {
+		t.Run(fmt.Sprintf("format %d", v), func(t *testing.T) { checkGolden(t, v) })
+	}
+}
+
+// checkGolden opens the golden file of format version (migrating it) and
+// reads back every fixture it was written from.
+func checkGolden(t *testing.T, version int) {
+	data, err := os.ReadFile(goldenState(version))
 	must(t, err)
 	path := filepath.Join(t.TempDir(), "state.db")
 	must(t, os.WriteFile(path, data, 0o600))
@@ -193,6 +216,16 @@ func TestGolden(t *testing.T) {
 	profile, err := h.GetAutoUpgradeProfile(ctx, "stable")
 	must(t, err)
 	same(t, "profile", profile, &hub.AutoUpgradeProfile{Meta: meta("stable", `"1"`, 1), Spec: stable})
+
+	if version >= 2 {
+		np, err := h.GetNodePool(ctx, "member-c", "tainted")
+		must(t, err)
+		same(t, "NodePool tainted", np.Meta, meta("tainted", `"2"`, 1))
+		same(t, "NodePool tainted spec", np.Spec, tainted)
+	}
+	if v := rawValue(t, path, bucketMeta, formatKey); v != strconv.Itoa(formatVersion) {
+		t.Errorf("format %q after opening, want %d", v, formatVersion)
+	}
 }
 
 func same(t *testing.T, what string, got, want any) {

@@ -582,8 +582,8 @@ func (a rawAgent) toStatus(p field.Path, now time.Time) (fleet.AgentStatus, fiel
 		if err != nil || d < 0 {
 			errs = append(errs, field.Errorf(p.Child("unhealthy_for"), "Use a Go duration such as 2m.", "%q is not a duration", a.UnhealthyFor))
 		}
-		if s.Healthy != fleet.ConditionFalse {
-			errs = append(errs, field.Errorf(p.Child("unhealthy_for"), "Set healthy: false as well.", "unhealthy_for only applies to an unhealthy cluster"))
+		if s.Healthy == fleet.ConditionTrue {
+			errs = append(errs, field.Errorf(p.Child("unhealthy_for"), "Set healthy: false or unknown as well.", "unhealthy_for only applies to a cluster whose health is false or unknown"))
 		}
 		s.HealthSince = now.Add(-d)
 	}

@@ -24,12 +24,77 @@ var (
 )
 
 // migrateUnversioned rewrites every object of an unversioned database into
-// format 1, inside the caller's transaction: keys renamed from Go field names
-// to json tags (renameKeys), then decoded strictly into the record type and
-// encoded again, so that a key the record type does not know fails the
-// migration instead of being dropped. Envelopes (ETags, generations, times)
-// are kept as they are. A new, empty database has nothing to migrate.
+// the current format, inside the caller's transaction: keys renamed from Go
+// field names to json tags (renameKeys), which gives format 1, then the
+// changes of format 2 (upgradeV1), then decoded strictly into the record
+// type and encoded again, so that a key the record type does not know fails
+// the migration instead of being dropped. Envelopes (ETags, generations,
+// times) are kept as they are. A new, empty database has nothing to migrate.
 func migrateUnversioned(tx *bolt.Tx) error {
+	return migrateBodies(tx, func(bucket string, body map[string]any) (map[string]any, error) {
+		for _, k := range append(unversionedMetaKeys, unversionedDropped[bucket]...) {
+			delete(body, k)
+		}
+		renamed, err := renameKeys(recordTypes[bucket], body, "body")
+		if err != nil {
+			return nil, err
+		}
+		return upgradeV1(bucket, renamed.(map[string]any)), nil
+	})
+}
+
+// migrateV1 rewrites a database of format 1 into format 2 (upgradeV1).
+func migrateV1(tx *bolt.Tx) error {
+	return migrateBodies(tx, func(bucket string, body map[string]any) (map[string]any, error) {
+		return upgradeV1(bucket, body), nil
+	})
+}
+
+// upgradeV1 turns a format-1 body of bucket into format 2. Only NodePools
+// changed, where format 1 could not tell two things apart:
+//
+//   - a taint value of "" was an omitted value (the model had no other way
+//     to say it); format 2 tells an omitted value (absent) from an explicit
+//     "" (which Kubernetes rejects), so "" becomes absent;
+//   - the disruption block was always an object, an omitted one having only
+//     null fields; format 2 stores an omitted block as null, which is what
+//     an object of nulls meant (an explicit block always sets
+//     consolidate_after).
+//
+// The format-1 key names are frozen here, as the earlier format is.
+func upgradeV1(bucket string, body map[string]any) map[string]any {
+	if bucket != bucketNodePools {
+		return body
+	}
+	spec, _ := body["spec"].(map[string]any)
+	if spec == nil {
+		return body
+	}
+	if tmpl, _ := spec["template"].(map[string]any); tmpl != nil {
+		for _, list := range []string{"taints", "startup_taints"} {
+			taints, _ := tmpl[list].([]any)
+			for _, t := range taints {
+				if t, _ := t.(map[string]any); t != nil && t["value"] == "" {
+					delete(t, "value")
+				}
+			}
+		}
+	}
+	if d, ok := spec["disruption"].(map[string]any); ok {
+		allNull := true
+		for _, v := range d {
+			allNull = allNull && v == nil
+		}
+		if allNull {
+			spec["disruption"] = nil
+		}
+	}
+	return body
+}
+
+// migrateBodies rewrites the body of every stored object with upgrade, then
+// decodes it strictly into its record type and encodes it again.
+func migrateBodies(tx *bolt.Tx, upgrade func(bucket string, body map[string]any) (map[string]any, error)) error {
 	for _, bucket := range sortedKeys(recordTypes) {
 		b := tx.Bucket([]byte(bucket))
 		if b == nil {
@@ -37,7 +102,7 @@ func migrateUnversioned(tx *bolt.Tx) error {
 		}
 		migrated := map[string][]byte{}
 		err := b.ForEach(func(k, v []byte) error {
-			out, err := migrateRecord(bucket, v)
+			out, err := migrateRecord(bucket, v, upgrade)
 			if err != nil {
 				return fmt.Errorf("%s/%s: %w", bucket, k, err)
 			}
@@ -56,8 +121,8 @@ func migrateUnversioned(tx *bolt.Tx) error {
 	return nil
 }
 
-// migrateRecord rewrites one stored envelope of bucket into format 1.
-func migrateRecord(bucket string, stored []byte) ([]byte, error) {
+// migrateRecord rewrites one stored envelope of bucket with upgrade.
+func migrateRecord(bucket string, stored []byte, upgrade func(bucket string, body map[string]any) (map[string]any, error)) ([]byte, error) {
 	var rec Record
 	if err := json.Unmarshal(stored, &rec); err != nil {
 		return nil, err
@@ -68,15 +133,12 @@ func migrateRecord(bucket string, stored []byte) ([]byte, error) {
 	if err := dec.Decode(&body); err != nil {
 		return nil, err
 	}
-	for _, k := range append(unversionedMetaKeys, unversionedDropped[bucket]...) {
-		delete(body, k)
-	}
 	t := recordTypes[bucket]
-	renamed, err := renameKeys(t, body, "body")
+	upgraded, err := upgrade(bucket, body)
 	if err != nil {
 		return nil, err
 	}
-	raw, err := json.Marshal(renamed)
+	raw, err := json.Marshal(upgraded)
 	if err != nil {
 		return nil, err
 	}

@@ -46,7 +46,7 @@ const (
 		"Spec":{"Weight":10,"Limits":{"cpu":"100"},
 			"Template":{"Labels":{"Name":"x"},"Annotations":null,"NodeClassRef":{"Group":"karpenter.azure.com","Kind":"AKSNodeClass","Name":"default"},
 				"Requirements":[{"Key":"karpenter.sh/capacity-type","Operator":"In","Values":["spot"],"MinValues":1}],
-				"Taints":null,"StartupTaints":null,"ExpireAfter":"720h","TerminationGracePeriod":null},
+				"Taints":[{"Key":"example.com/a","Value":"","Effect":"NoSchedule"},{"Key":"example.com/b","Value":"x","Effect":"NoSchedule"}],"StartupTaints":null,"ExpireAfter":"720h","TerminationGracePeriod":null},
 			"Disruption":{"ConsolidationPolicy":"WhenEmpty","ConsolidateAfter":"5m","Budgets":[{"Nodes":"10%","Schedule":null,"Duration":null,"Reasons":["Drifted"]}]}},
 		"Status":{"Nodes":[{"Name":"n1","NodePool":"general","Labels":null,"CreatedAt":"2026-11-21T12:00:00Z","Ready":true,"MarkedForDeletion":false,"DoNotDisrupt":false}],"Total":1,"Disrupting":0}}`
 )
@@ -104,8 +104,11 @@ func TestMigrateUnversioned(t *testing.T) {
 			Template: nodepool.Template{Labels: map[string]string{"Name": "x"},
 				NodeClassRef: nodepool.NodeClassRef{Group: "karpenter.azure.com", Kind: "AKSNodeClass", Name: "default"},
 				Requirements: []nodepool.Requirement{{Key: "karpenter.sh/capacity-type", Operator: nodepool.OperatorIn, Values: []string{"spot"}, MinValues: new(1)}},
-				ExpireAfter:  new("720h")},
-			Disruption: nodepool.Disruption{ConsolidationPolicy: new(nodepool.ConsolidationPolicyWhenEmpty), ConsolidateAfter: new("5m"),
+				// An empty value was an omitted one (format 2 keeps them apart).
+				Taints: []nodepool.Taint{{Key: "example.com/a", Effect: nodepool.TaintEffectNoSchedule},
+					{Key: "example.com/b", Value: new("x"), Effect: nodepool.TaintEffectNoSchedule}},
+				ExpireAfter: new("720h")},
+			Disruption: &nodepool.Disruption{ConsolidationPolicy: new(nodepool.ConsolidationPolicyWhenEmpty), ConsolidateAfter: new("5m"),
 				Budgets: []nodepool.Budget{{Nodes: new("10%"), Reasons: []string{"Drifted"}}}},
 		}}},
 	}
@@ -121,7 +124,7 @@ func TestMigrateUnversioned(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := rawValue(t, path, bucketMeta, formatKey); v != "1" {
+	if v := rawValue(t, path, bucketMeta, formatKey); v != "2" {
 		t.Fatalf("format %q after migration", v)
 	}
 	for _, c := range cases {
@@ -144,7 +147,7 @@ func TestMigrateUnversioned(t *testing.T) {
 			}
 		})
 	}
-	if _, err := OpenStore(path); err != nil { // the next command opens format 1 as it is
+	if _, err := OpenStore(path); err != nil { // the next command opens the current format as it is
 		t.Fatal(err)
 	}
 }
@@ -175,4 +178,55 @@ func mustJSON(t *testing.T, v any) []byte {
 		t.Fatal(err)
 	}
 	return raw
+}
+
+// NodePools as format 1 stored them, written out by hand: a taint's "" value
+// was an omitted one, and an omitted disruption block was an object of
+// nulls. Format 2 stores both as absent (null).
+const (
+	v1Template = `"template":{"labels":null,"annotations":null,"node_class_ref":{"group":"karpenter.azure.com","kind":"AKSNodeClass","name":"default"},` +
+		`"requirements":null,"taints":[{"key":"example.com/a","value":"","effect":"NoSchedule"},{"key":"example.com/b","value":"x","effect":"NoExecute"}],` +
+		`"startup_taints":[{"key":"example.com/c","value":"","effect":"NoSchedule"}],"expire_after":null,"termination_grace_period":null}`
+	v1Omitted  = `{"spec":{"weight":null,"limits":null,` + v1Template + `,"disruption":{"consolidation_policy":null,"consolidate_after":null,"budgets":null}}}`
+	v1Explicit = `{"spec":{"weight":7,"limits":null,` + v1Template + `,"disruption":{"consolidation_policy":null,"consolidate_after":"30s","budgets":[]}}}`
+)
+
+func TestMigrateV1(t *testing.T) {
+	tmpl := nodepool.Template{
+		NodeClassRef: nodepool.NodeClassRef{Group: "karpenter.azure.com", Kind: "AKSNodeClass", Name: "default"},
+		Taints: []nodepool.Taint{{Key: "example.com/a", Effect: nodepool.TaintEffectNoSchedule},
+			{Key: "example.com/b", Value: new("x"), Effect: nodepool.TaintEffectNoExecute}},
+		StartupTaints: []nodepool.Taint{{Key: "example.com/c", Effect: nodepool.TaintEffectNoSchedule}},
+	}
+	want := map[string]*nodePoolRecord{
+		"a/omitted":  {Spec: nodepool.NodePool{Template: tmpl}},
+		"a/explicit": {Spec: nodepool.NodePool{Weight: new(int32(7)), Template: tmpl, Disruption: &nodepool.Disruption{ConsolidateAfter: new("30s"), Budgets: []nodepool.Budget{}}}},
+	}
+	path := rawDB(t, map[string]map[string]string{
+		bucketMeta:       {formatKey: "1", "clock": clockValue},
+		bucketNodePools:  {"a/omitted": envelope(v1Omitted), "a/explicit": envelope(v1Explicit)},
+		bucketStrategies: {"safe": envelope(`{"spec":{"stages":[{"name":"canary","groups":[{"name":"canary"}]}]}}`)},
+	})
+	s, err := OpenStore(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := rawValue(t, path, bucketMeta, formatKey); v != "2" {
+		t.Fatalf("format %q after migration", v)
+	}
+	for key, w := range want {
+		got, rec, err := get[nodePoolRecord](s, bucketNodePools, key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.ETag != `"2"` || rec.Generation != 1 {
+			t.Errorf("%s: envelope changed: %+v", key, rec)
+		}
+		if !reflect.DeepEqual(got, w) {
+			t.Errorf("%s migrated\n got  %s\n want %s", key, mustJSON(t, got), mustJSON(t, w))
+		}
+	}
+	if _, _, err := get[strategyRecord](s, bucketStrategies, "safe"); err != nil {
+		t.Errorf("other records must read as they were: %v", err)
+	}
 }

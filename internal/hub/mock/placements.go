@@ -115,7 +115,9 @@ func (h *Hub) DeletePlacement(_ context.Context, name string, pre Precondition) 
 	return del(h.store, bucketPlacements, name, pre)
 }
 
-// schedule runs the engine for spec, holding what old holds.
+// schedule runs the engine for spec, holding what old holds with the scores
+// recorded when each was picked (the scores of its selected decisions, as
+// Fleet keeps them on its bindings).
 func schedule(spec placement.Spec, old *placementRecord, f *fleet.Fleet, fp string, now time.Time) (placementStatusRecord, error) {
 	var held []string
 	var opts placement.ScheduleOptions
@@ -124,10 +126,18 @@ func schedule(spec placement.Spec, old *placementRecord, f *fleet.Fleet, fp stri
 		prev := old.Spec
 		prev.Policy = old.Status.Policy
 		opts.Prev = &prev
+		opts.Recorded = placement.RecordedScores(old.Status.Decisions)
 	}
 	res, err := placement.Schedule(spec, f, held, now, opts)
 	if err != nil {
 		return placementStatusRecord{}, err
+	}
+	policy := spec.Policy
+	if res.Unchanged && old != nil {
+		// The cycle changed no binding (it fails, or PickFixed without names
+		// skips it): the clusters held stay bound under the policy they were
+		// scheduled with, so the next cycle still sees them as obsolete.
+		policy = old.Status.Policy
 	}
 	return placementStatusRecord{
 		ObservedFleet: fp,
@@ -136,7 +146,7 @@ func schedule(spec placement.Spec, old *placementRecord, f *fleet.Fleet, fp stri
 		Requested:     res.Requested,
 		Fulfilled:     res.Fulfilled,
 		Message:       res.UnfulfilledMessage,
-		Policy:        spec.Policy,
+		Policy:        policy,
 	}, nil
 }
 

@@ -1,0 +1,57 @@
+package hubtest
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
+	"github.com/fleetform/terraform-provider-aks/internal/hub"
+)
+
+// testPlacementRecordedScores checks that a hub records, on each selected
+// cluster's decision, the score the cluster was picked with, and scales in
+// by it (designs/placement.md §7), as Fleet keeps the score on each binding
+// and its downscale removes the lowest first, ties the smaller name
+// (sortByClusterScoreAndName): a PickN spread over locations, with a
+// preference for one member, is scaled in by one, and the cluster removed
+// is the lowest recorded while the others keep their recorded scores.
+func testPlacementRecordedScores(t *testing.T, h hub.Hub) {
+	ctx := context.Background()
+	f := fleetOf(t, h)
+	n := min(3, len(f.Clusters))
+	spec := placementCases(f)[1].spec
+	spec.Policy.NumberOfClusters = &n
+	p, err := h.ApplyPlacement(ctx, hub.Placement{Meta: hub.Meta{Name: "hubtest-scale-in"}, Spec: spec}, hub.Precondition{IfNoneMatch: true})
+	if err != nil {
+		t.Fatalf("apply: %v", err)
+	}
+	held := p.Status.Selected
+	if len(held) < 2 {
+		t.Skipf("the fleet has %d eligible members for the policy; the check needs 2", len(held))
+	}
+	recorded := placement.RecordedScores(p.Status.Decisions)
+	lowest := held[0]
+	for _, c := range held[1:] {
+		a, b := recorded[c], recorded[lowest]
+		if a.TopologySpread < b.TopologySpread || a.TopologySpread == b.TopologySpread && a.Affinity < b.Affinity {
+			lowest = c
+		}
+	}
+	less := len(held) - 1
+	spec.Policy.NumberOfClusters = &less
+	p, err = h.ApplyPlacement(ctx, hub.Placement{Meta: hub.Meta{Name: "hubtest-scale-in"}, Spec: spec}, hub.Precondition{IfMatch: p.ETag})
+	if err != nil {
+		t.Fatalf("scale in: %v", err)
+	}
+	want := slices.DeleteFunc(slices.Clone(held), func(c string) bool { return c == lowest })
+	equal(t, "the clusters kept on scale-in", p.Status.Selected, want)
+	for c, s := range placement.RecordedScores(p.Status.Decisions) {
+		if s != recorded[c] {
+			t.Errorf("%s: decision shows %+v after scale-in, recorded %+v", c, s, recorded[c])
+		}
+	}
+	if err := h.DeletePlacement(ctx, "hubtest-scale-in", hub.Precondition{IfMatch: p.ETag}); err != nil {
+		t.Fatalf("delete: %v", err)
+	}
+}
