@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# make bench-plan: 200 PickN placements over a 5,000-cluster fleet, planned
+# and applied by terraform-provider-aks and, side by side on the same CLI, 200
+# resources of a minimal terraform-plugin-framework provider (tools/benchmin,
+# the floor every framework provider sits on). Prints medians and ratios.
+#
+#   scripts/bench-plan.sh                    defaults: 200 placements, 5000 clusters, 3 runs
+#   PLACEMENTS=50 CLUSTERS=1000 RUNS=5 scripts/bench-plan.sh
+#
+# Peak RSS is the provider process's (VmHWM sampled from /proc), not the CLI's.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+placements=${PLACEMENTS:-200}
+clusters=${CLUSTERS:-5000}
+runs=${RUNS:-3}
+tf=$("$root/scripts/ensure-cli.sh" terraform)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+echo "==> building the providers" >&2
+(cd "$root" && go build -o "$work/bin/terraform-provider-aks" . && go build -o "$work/bin/terraform-provider-benchmin" ./tools/benchmin)
+cat >"$work/dev.tfrc" <<RC
+provider_installation {
+  dev_overrides {
+    "registry.terraform.io/fleetform/aks"    = "$work/bin"
+    "registry.terraform.io/bench/benchmin" = "$work/bin"
+  }
+  direct {}
+}
+RC
+export TF_CLI_CONFIG_FILE="$work/dev.tfrc" TF_IN_AUTOMATION=1 CHECKPOINT_DISABLE=1
+
+echo "==> generating a $clusters-cluster fleet" >&2
+(cd "$root" && go run ./tools/fleetgen -clusters "$clusters" >"$work/fleet.yaml")
+
+mkdir -p "$work/aks" "$work/min"
+cat >"$work/aks/main.tf" <<EOF
+terraform {
+  required_providers {
+    aks = { source = "fleetform/aks" }
+  }
+}
+provider "aks" {
+  mock {
+    fleet_file = "$work/fleet.yaml"
+    state_path = "$work/aks/state.db"
+    clock      = "fixed"
+    clock_time = "2026-11-21T12:00:00Z"
+  }
+}
+locals {
+  envs  = ["prod", "staging", "dev"]
+  tiers = ["gold", "silver", "bronze"]
+}
+resource "aks_fleet_placement" "app" {
+  count              = $placements
+  name               = "app-\${count.index}"
+  resource_selectors = [{ version = "v1", kind = "Namespace", name = "app-\${count.index}" }]
+  policy = {
+    placement_type     = "PickN"
+    number_of_clusters = 3 + count.index % 5
+    affinity = {
+      required = [{ label_selector = { match_labels = { env = local.envs[count.index % 3] } } }]
+      preferred = [
+        { weight = 40, preference = { label_selector = { match_labels = { tier = local.tiers[count.index % 3] } } } },
+        { weight = 60, preference = { property_sorter = { name = "kubernetes.azure.com/per-cpu-core-cost", sort_order = "Ascending" } } },
+      ]
+    }
+    tolerations = [{ key = "dedicated", operator = "Exists" }]
+  }
+}
+EOF
+cat >"$work/min/main.tf" <<EOF
+terraform {
+  required_providers {
+    benchmin = { source = "bench/benchmin" }
+  }
+}
+resource "benchmin_item" "app" {
+  count = $placements
+  name  = "app-\${count.index}"
+}
+EOF
+
+# peak_rss_mb BINARY_NAME CMD...: runs CMD, prints "seconds peak_mb" of it
+# (peak: the largest VmHWM of any process running BINARY_NAME meanwhile).
+measure() {
+  local name=$1; shift
+  local out="$work/rss.$$" start end
+  : >"$out"
+  (
+    while :; do
+      for p in $(pgrep -f "$name" || true); do
+        awk '/VmHWM/ {print $2}' "/proc/$p/status" 2>/dev/null || true
+      done >>"$out"
+      sleep 0.05
+    done
+  ) &
+  local sampler=$!
+  start=$(date +%s.%N)
+  "$@" >/dev/null 2>"$work/err" || { cat "$work/err" >&2; kill "$sampler"; return 1; }
+  end=$(date +%s.%N)
+  kill "$sampler" 2>/dev/null; wait "$sampler" 2>/dev/null || true
+  local kb
+  kb=$(sort -n "$out" | tail -1)
+  echo "$(awk -v a="$start" -v b="$end" 'BEGIN {printf "%.3f", b - a}') $(( ${kb:-0} / 1024 ))"
+}
+
+median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+
+declare -A secs rss
+for i in $(seq "$runs"); do
+  echo "==> run $i of $runs" >&2
+  for side in aks min; do
+    bin=terraform-provider-aks; [[ $side == min ]] && bin=terraform-provider-benchmin
+    dir="$work/$side"
+    rm -rf "$dir/terraform.tfstate" "$dir/terraform.tfstate.backup" "$dir/state.db"
+    read -r s m < <(measure "$bin" "$tf" -chdir="$dir" plan -refresh=false -input=false -lock=false)
+    secs[$side.plan]+="$s "; rss[$side.plan]+="$m "
+    read -r s m < <(measure "$bin" "$tf" -chdir="$dir" apply -auto-approve -input=false -lock=false)
+    secs[$side.apply]+="$s "; rss[$side.apply]+="$m "
+    read -r s m < <(measure "$bin" "$tf" -chdir="$dir" plan -input=false -lock=false -detailed-exitcode)
+    secs[$side.replan]+="$s "; rss[$side.replan]+="$m "
+    if [[ $side == aks ]]; then
+      size=$(du -k "$dir/state.db" | cut -f1)
+    fi
+    read -r s m < <(measure "$bin" "$tf" -chdir="$dir" destroy -auto-approve -input=false -lock=false)
+    secs[$side.destroy]+="$s "; rss[$side.destroy]+="$m "
+    if [[ $side == aks ]]; then
+      after=$(du -k "$dir/state.db" | cut -f1)
+    fi
+  done
+done
+
+# Plan output of a create, per placement (what a reviewer reads).
+rm -rf "$work/aks/terraform.tfstate" "$work/aks/state.db"
+planlines=$("$tf" -chdir="$work/aks" plan -refresh=false -input=false -lock=false -no-color 2>/dev/null | wc -l)
+
+printf '\n%d placements over %d clusters, %s, medians of %d runs\n\n' "$placements" "$clusters" "$("$tf" version | head -1)" "$runs"
+printf '| step | aks (s) | minimal (s) | ratio | aks provider peak RSS (MB) |\n|---|---|---|---|---|\n'
+for step in plan apply replan destroy; do
+  a=$(tr ' ' '\n' <<<"${secs[aks.$step]}" | grep . | median)
+  b=$(tr ' ' '\n' <<<"${secs[min.$step]}" | grep . | median)
+  r=$(tr ' ' '\n' <<<"${rss[aks.$step]}" | grep . | sort -n | tail -1)
+  label=$step; [[ $step == plan ]] && label="plan -refresh=false (create)"; [[ $step == replan ]] && label="plan after apply (refresh)"
+  printf '| %s | %.2f | %.2f | %.1f× | %s |\n' "$label" "$a" "$b" "$(awk -v a="$a" -v b="$b" 'BEGIN {print a / b}')" "$r"
+done
+printf '\nmock database: %s KB after apply, %s KB after destroy\n' "$size" "$after"
+printf 'plan output (create): %d lines, %.0f per placement\n' "$planlines" "$(awk -v a="$planlines" -v b="$placements" 'BEGIN {print a / b}')"
