@@ -68,8 +68,8 @@ resource "aks_nap_nodepool" "default" {
 }
 
 output "web_placement" {
-  description = "Why each cluster is or is not picked (the selected ones first)."
-  value       = { for d in aks_fleet_placement.web.preview.decisions : d.cluster_name => d.reason }
+  description = "What the scheduler decides: one line per cluster, selected and left out."
+  value       = merge(aks_fleet_placement.web.preview.selected, aks_fleet_placement.web.preview.left_out)
 }
 
 output "web_clusters" {

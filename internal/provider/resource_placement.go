@@ -28,6 +28,7 @@ var (
 	_ resource.ResourceWithValidateConfig = (*placementResource)(nil)
 	_ resource.ResourceWithModifyPlan     = (*placementResource)(nil)
 	_ resource.ResourceWithImportState    = (*placementResource)(nil)
+	_ resource.ResourceWithUpgradeState   = (*placementResource)(nil)
 )
 
 const placementType = "aks_fleet_placement"
@@ -44,7 +45,7 @@ type placementModel struct {
 	ID string `json:"id"`
 	placement.Spec
 	PreviewLimit int                 `json:"preview_limit"`
-	Preview      *previewDoc         `json:"preview"`
+	Preview      *planPreviewDoc     `json:"preview"`
 	Status       *placementStatusDoc `json:"status"`
 }
 
@@ -85,8 +86,7 @@ func (r *placementResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 	attrs["preview_limit"] = rschema.NumberAttribute{Optional: true, Computed: true, Default: numberdefault.StaticBigFloat(big.NewFloat(placement.DefaultPreviewLimit)),
 		MarkdownDescription: "How many left-out clusters the preview and the status list (default 20, as Fleet's own status).",
 		Validators:          []validator.Number{wholeNumberBetween(1, maxPreviewLimit)}}
-	attrs["preview"] = placementPreviewAttr("What the Fleet scheduler will decide, computed at plan when the placement is created or its " +
-		"configuration changes (and kept until the configuration changes again, so time passing or the fleet changing never causes a diff).")
+	attrs["preview"] = placementPlanPreviewAttr()
 	attrs["status"] = rschema.SingleNestedAttribute{Computed: true, MarkdownDescription: "The hub's actual decisions and conditions, " +
 		"refreshed on every read: when the fleet changes, this shows what Fleet does (held clusters stay, PickAll takes new eligible " +
 		"clusters, PickN replaces departed ones).",
@@ -110,10 +110,10 @@ func (r *placementResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 		},
 	}
 	resp.Schema = rschema.Schema{
-		// Version 0. A change of the state's shape bumps it and adds a
-		// resource.ResourceWithUpgradeState whose upgrader decodes the old
-		// shape with its own model and encodes placementModel.
-		Version: 0,
+		// Version 1: the preview became one line per cluster
+		// (upgradePlacementStateV0). A change of the state's shape bumps it and
+		// adds an upgrader from the previous version to UpgradeState.
+		Version: 1,
 		MarkdownDescription: "A Fleet `ClusterResourcePlacement`: which member clusters get a set of hub resources. `terraform plan` " +
 			"shows the Fleet scheduler's decisions before anything is applied — every selected cluster and the best clusters left " +
 			"out, with their affinity and topology spread scores and the reason for each — and warns when a policy cannot be " +
@@ -213,7 +213,7 @@ func (r *placementResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		return
 	}
 	reportWarnings(&resp.Diagnostics, "Placement", placement.Warnings(plan.Spec, f, res, now))
-	setComputed(ctx, &resp.Plan, resp.Plan.Schema, path.Root("preview"), newPreviewDoc(plan.Spec, res, plan.PreviewLimit), &resp.Diagnostics)
+	setComputed(ctx, &resp.Plan, resp.Plan.Schema, path.Root("preview"), newPlanPreviewDoc(plan.Spec, res, plan.PreviewLimit), &resp.Diagnostics)
 }
 
 func (r *placementResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -291,7 +291,7 @@ func (r *placementResource) Read(ctx context.Context, req resource.ReadRequest, 
 	if prior.Preview == nil { // imported: preview the decisions the hub holds
 		res := placement.Result{Decisions: p.Status.Decisions, Selected: p.Status.Selected, Requested: p.Status.Requested,
 			Fulfilled: p.Status.Fulfilled, UnfulfilledMessage: p.Status.Message}
-		pv := newPreviewDoc(p.Spec, res, prior.PreviewLimit)
+		pv := newPlanPreviewDoc(p.Spec, res, prior.PreviewLimit)
 		prior.Preview = &pv
 	}
 	if !sameSpec(prior.Spec, p.Spec, placement.WithDefaults) { // imported, or changed outside Terraform

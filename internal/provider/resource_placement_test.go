@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -42,15 +43,18 @@ func listOf(names ...string) knownvalue.Check {
 	return knownvalue.ListExact(checks)
 }
 
-// expectSelected checks the planned preview's selected clusters (they come first in decisions, by name).
+// expectSelected checks the planned preview's selected clusters (one line each).
 func expectSelected(addr string, names ...string) []plancheck.PlanCheck {
-	checks := []plancheck.PlanCheck{plancheck.ExpectKnownValue(addr, previewPath("summary", "selected"), knownvalue.Int64Exact(int64(len(names))))}
-	for i, n := range names {
-		checks = append(checks,
-			plancheck.ExpectKnownValue(addr, previewPath("decisions", i, "cluster_name"), knownvalue.StringExact(n)),
-			plancheck.ExpectKnownValue(addr, previewPath("decisions", i, "selected"), knownvalue.Bool(true)))
+	checks := []plancheck.PlanCheck{plancheck.ExpectKnownValue(addr, previewPath("selected"), knownvalue.MapSizeExact(len(names)))}
+	for _, n := range names {
+		checks = append(checks, plancheck.ExpectKnownValue(addr, previewPath("selected", n), knownvalue.StringRegexp(regexp.MustCompile(`^affinity -?\d+, topology spread -?\d+`))))
 	}
 	return checks
+}
+
+// scores matches a selected cluster's line.
+func scores(affinity, topology int) knownvalue.Check {
+	return knownvalue.StringRegexp(regexp.MustCompile(fmt.Sprintf(`^affinity %d, topology spread %d\b`, affinity, topology)))
 }
 
 func expectHeld(addr string, names ...string) statecheck.StateCheck {
@@ -76,24 +80,21 @@ func TestAccPlacement_seedPolicies(t *testing.T) {
 	pre = append(pre, expectSelected(r("fixed"), "aks-east-prod-01", "aks-weu-prod-01")...)
 	pre = append(pre,
 		// Scores: available CPU normalised over the whole fleet (min 2, max 100).
-		plancheck.ExpectKnownValue(r("most_cpu"), previewPath("decisions", 1, "affinity_score"), knownvalue.Int64Exact(49)),
+		plancheck.ExpectKnownValue(r("most_cpu"), previewPath("selected", "aks-sea-prod-01"), scores(49, 0)),
 		// The best-scored cluster left out comes first among the left-out ones.
-		plancheck.ExpectKnownValue(r("most_cpu"), previewPath("decisions", 3, "cluster_name"), knownvalue.StringExact("aks-east-prod-02")),
-		plancheck.ExpectKnownValue(r("most_cpu"), previewPath("decisions", 3, "reason"), knownvalue.StringExact("does not score high enough (affinity score: 18, topology spread score: 0)")),
+		plancheck.ExpectKnownValue(r("most_cpu"), previewPath("left_out", "aks-east-prod-02"), knownvalue.StringExact("#1 does not score high enough (affinity score: 18, topology spread score: 0)")),
 		// Per-core cost 0.1 … 1, ascending: 0.15 → 94, 0.18 → 91.
-		plancheck.ExpectKnownValue(r("cheapest_cpu"), previewPath("decisions", 2, "affinity_score"), knownvalue.Int64Exact(91)),
-		plancheck.ExpectKnownValue(r("prod_gold"), previewPath("decisions", 0, "affinity_score"), knownvalue.Int64Exact(20)),
-		plancheck.ExpectKnownValue(r("prod_gold"), previewPath("summary", "requested"), knownvalue.Int64Exact(3)),
-		plancheck.ExpectKnownValue(r("five_nodes"), previewPath("summary", "requested"), knownvalue.Null()),
+		plancheck.ExpectKnownValue(r("cheapest_cpu"), previewPath("selected", "aks-sea-prod-02"), scores(91, 0)),
+		plancheck.ExpectKnownValue(r("prod_gold"), previewPath("selected", "aks-east-prod-02"), scores(20, 0)),
+		plancheck.ExpectKnownValue(r("prod_gold"), previewPath("summary"), knownvalue.StringExact("PickN: 3 of 3 clusters selected")),
+		plancheck.ExpectKnownValue(r("five_nodes"), previewPath("summary"), knownvalue.StringExact("PickAll: 6 clusters selected")),
 		plancheck.ExpectKnownValue(r("five_nodes"), previewPath("left_out_counts"), knownvalue.MapExact(map[string]knownvalue.Check{
 			// Fleet filters by affinity before eligibility: the stale cluster (2 nodes) counts here.
 			"does not match any required cluster affinity term":  knownvalue.Int64Exact(5),
 			"taint dedicated=gpu:NoSchedule cannot be tolerated": knownvalue.Int64Exact(1),
 		})),
-		plancheck.ExpectKnownValue(r("spread"), previewPath("rollout"), knownvalue.ObjectExact(map[string]knownvalue.Check{
-			"type": knownvalue.StringExact("RollingUpdate"), "max_unavailable": knownvalue.Int64Exact(3),
-			"max_surge": knownvalue.Int64Exact(1), "unavailable_period_seconds": knownvalue.Int64Exact(60),
-		})),
+		plancheck.ExpectKnownValue(r("spread"), previewPath("rollout"),
+			knownvalue.StringExact("RollingUpdate: up to 3 unavailable and 1 extra at a time, each available after 60s")),
 		plancheck.ExpectUnknownValue(r("fixed"), tfjsonpath.New("status")),
 	)
 	resource.Test(t, resource.TestCase{
@@ -184,7 +185,7 @@ resource "aks_fleet_placement" "two" {
 					// PickN: west-1 stays held; the departed east-2 is replaced by the best candidate.
 					expectHeld("aks_fleet_placement.two", "west-1", "west-3"),
 					// The plan-time preview is kept: it only changes with the configuration.
-					statecheck.ExpectKnownValue("aks_fleet_placement.two", previewPath("decisions", 0, "cluster_name"), knownvalue.StringExact("east-2")),
+					statecheck.ExpectKnownValue("aks_fleet_placement.two", previewPath("selected", "east-2"), knownvalue.NotNull()),
 				},
 			},
 		},
@@ -259,7 +260,7 @@ resource "aks_fleet_placement" "test" {
 }`,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(plAddr, plancheck.ResourceActionReplace),
-					plancheck.ExpectKnownValue(plAddr, previewPath("summary", "selected"), knownvalue.Int64Exact(11)),
+					plancheck.ExpectKnownValue(plAddr, previewPath("selected"), knownvalue.MapSizeExact(11)),
 				}},
 			},
 		},
@@ -291,7 +292,8 @@ resource "aks_fleet_placement" "test" {
   }
 }`,
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				plancheck.ExpectKnownValue(plAddr, previewPath("decisions"), knownvalue.ListSizeExact(15)),
+				plancheck.ExpectKnownValue(plAddr, previewPath("selected"), knownvalue.MapSizeExact(5)),
+				plancheck.ExpectKnownValue(plAddr, previewPath("left_out"), knownvalue.MapSizeExact(10)),
 				plancheck.ExpectKnownValue(plAddr, previewPath("left_out_total"), knownvalue.Int64Exact(995)),
 			}},
 			ConfigStateChecks: []statecheck.StateCheck{
@@ -334,9 +336,9 @@ resource "aks_fleet_placement" "test" {
 			{
 				Config: cfg(1),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: append(expectSelected(plAddr, "a"),
-					plancheck.ExpectKnownValue(plAddr, previewPath("decisions", 0, "topology_spread_score"), knownvalue.Int64Exact(1)),
+					plancheck.ExpectKnownValue(plAddr, previewPath("selected", "a"), knownvalue.StringRegexp(regexp.MustCompile(`topology spread 1\b`))),
 					// Fleet's status lists no left-out cluster on scale-in; the count says what happened.
-					plancheck.ExpectKnownValue(plAddr, previewPath("decisions"), knownvalue.ListSizeExact(1)),
+					plancheck.ExpectKnownValue(plAddr, previewPath("left_out"), knownvalue.MapSizeExact(0)),
 					plancheck.ExpectKnownValue(plAddr, previewPath("left_out_counts"), knownvalue.MapExact(map[string]knownvalue.Check{
 						placement.ReasonScaledIn: knownvalue.Int64Exact(1)})))},
 				ConfigStateChecks: []statecheck.StateCheck{expectHeld(plAddr, "a")},

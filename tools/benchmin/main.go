@@ -35,7 +35,8 @@ func (benchProvider) Metadata(_ context.Context, _ provider.MetadataRequest, res
 
 func (benchProvider) Schema(context.Context, provider.SchemaRequest, *provider.SchemaResponse) {}
 
-func (benchProvider) Configure(context.Context, provider.ConfigureRequest, *provider.ConfigureResponse) {}
+func (benchProvider) Configure(context.Context, provider.ConfigureRequest, *provider.ConfigureResponse) {
+}
 
 func (benchProvider) Resources(context.Context) []func() resource.Resource {
 	return []func() resource.Resource{func() resource.Resource { return item{} }}
@@ -85,4 +86,3 @@ func (item) Update(ctx context.Context, req resource.UpdateRequest, resp *resour
 }
 
 func (item) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {}
-
