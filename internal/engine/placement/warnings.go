@@ -108,7 +108,7 @@ func Warnings(spec Spec, f *fleet.Fleet, r Result, now time.Time) []field.Warnin
 
 // propertyWarnings flags properties read by required property selectors or
 // preferred sorters that no cluster of the fleet reports.
-func propertyWarnings(pol Policy, known selector.KnownProperties) []field.Warning {
+func propertyWarnings(pol Policy, known *selector.KnownProperties) []field.Warning {
 	if pol.Affinity == nil {
 		return nil
 	}

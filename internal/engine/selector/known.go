@@ -15,29 +15,72 @@ import (
 // and the member clusters data source share it.
 const WarnPropertyNotInFleet = "property_not_in_fleet"
 
-// KnownProperties is the set of property names that at least one cluster of
-// a fleet reports: its properties, and resources.kubernetes-fleet.io/<capacity>-<resource>
-// for every resource of its usage.
-type KnownProperties map[string]bool
+// KnownProperties answers which property names at least one cluster of a
+// fleet reports: its properties, and resources.kubernetes-fleet.io/<capacity>-<resource>
+// for every resource of its usage. A name is looked up by scanning the
+// clusters until one reports it — almost always the first — so checking the
+// few names a policy uses costs nothing at fleet scale; the full set of
+// names, for suggestions, is collected only when a name is missing.
+type KnownProperties struct {
+	f   *fleet.Fleet
+	all map[string]bool // every name, collected on the first miss
+}
 
-// FleetProperties collects the property names the clusters of f report.
-func FleetProperties(f *fleet.Fleet) KnownProperties {
-	known := KnownProperties{}
-	if f == nil {
-		return known
+// FleetProperties looks up the property names the clusters of f report.
+func FleetProperties(f *fleet.Fleet) *KnownProperties { return &KnownProperties{f: f} }
+
+// Has reports whether some cluster reports the property.
+func (k *KnownProperties) Has(name string) bool {
+	if k.all != nil {
+		return k.all[name]
 	}
-	for i := range f.Clusters {
-		cl := &f.Clusters[i]
-		for k := range cl.Properties {
-			known[k] = true
-		}
-		for _, capacity := range []string{fleet.CapacityTotal, fleet.CapacityAllocatable, fleet.CapacityAvailable} {
-			for res := range cl.Usage.ByCapacity(capacity) {
-				known[fleet.ResourcePropertyPrefix+capacity+"-"+res] = true
+	if k.f == nil {
+		return false
+	}
+	capacity, res, isResource := "", "", false
+	if rest, ok := strings.CutPrefix(name, fleet.ResourcePropertyPrefix); ok {
+		for _, c := range []string{fleet.CapacityTotal, fleet.CapacityAllocatable, fleet.CapacityAvailable} {
+			if r, ok := strings.CutPrefix(rest, c+"-"); ok {
+				capacity, res, isResource = c, r, true
+				break
 			}
 		}
 	}
-	return known
+	for i := range k.f.Clusters {
+		cl := &k.f.Clusters[i]
+		if _, ok := cl.Properties[name]; ok {
+			return true
+		}
+		if isResource {
+			if _, ok := cl.Usage.ByCapacity(capacity)[res]; ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// names collects every property name of the fleet (once).
+func (k *KnownProperties) names() map[string]bool {
+	if k.all != nil {
+		return k.all
+	}
+	k.all = map[string]bool{}
+	if k.f == nil {
+		return k.all
+	}
+	for i := range k.f.Clusters {
+		cl := &k.f.Clusters[i]
+		for n := range cl.Properties {
+			k.all[n] = true
+		}
+		for _, capacity := range []string{fleet.CapacityTotal, fleet.CapacityAllocatable, fleet.CapacityAvailable} {
+			for res := range cl.Usage.ByCapacity(capacity) {
+				k.all[fleet.ResourcePropertyPrefix+capacity+"-"+res] = true
+			}
+		}
+	}
+	return k.all
 }
 
 // NotInFleet returns the warning for a property that no cluster reports,
@@ -45,8 +88,8 @@ func FleetProperties(f *fleet.Fleet) KnownProperties {
 // → `kubernetes-fleet.io/node-count` (the slip in Fleet Manager's own
 // documentation). consequence says what that means where the name is used.
 // ok is false when some cluster has the property.
-func (k KnownProperties) NotInFleet(p field.Path, name, consequence string) (w field.Warning, ok bool) {
-	if name == "" || k[name] {
+func (k *KnownProperties) NotInFleet(p field.Path, name, consequence string) (w field.Warning, ok bool) {
+	if name == "" || k.Has(name) {
 		return field.Warning{}, false
 	}
 	msg := fmt.Sprintf("no cluster of the fleet has property %q, so %s", name, consequence)
@@ -61,7 +104,7 @@ func (k KnownProperties) NotInFleet(p field.Path, name, consequence string) (w f
 
 // Warnings flags the expressions of s on a property no cluster reports
 // (paths relative to the selector): each is false for every cluster.
-func (s PropertySelector) Warnings(known KnownProperties, consequence string) []field.Warning {
+func (s PropertySelector) Warnings(known *KnownProperties, consequence string) []field.Warning {
 	var ws []field.Warning
 	for i, e := range s.MatchExpressions {
 		if w, ok := known.NotInFleet(field.Root("match_expressions").Index(i).Child("name"), e.Name, consequence); ok {
@@ -73,7 +116,7 @@ func (s PropertySelector) Warnings(known KnownProperties, consequence string) []
 
 // similar suggests up to three known names close to name: the same name in
 // other letter case, the same last path segment, or a small edit distance.
-func (k KnownProperties) similar(name string) []string {
+func (k *KnownProperties) similar(name string) []string {
 	type cand struct {
 		name string
 		dist int
@@ -81,7 +124,7 @@ func (k KnownProperties) similar(name string) []string {
 	var cs []cand
 	base := lastSegment(name)
 	limit := max(2, len(name)/3)
-	for known := range k {
+	for known := range k.names() {
 		d := editDistance(name, known)
 		switch {
 		case strings.EqualFold(known, name):
