@@ -14,10 +14,14 @@ import (
 // version and name their fields after the Go fields of the hub types; they
 // are migrated when opened (migrate.go).
 //
-// Version 2 changed what two NodePool values mean (migrateV1): a taint's
+// Version 2 changed what two NodePool values mean (upgradeV1): a taint's
 // `"value": ""` was an omitted value and is now an explicit empty one, and
 // an omitted disruption block is now null instead of an object of nulls.
-const formatVersion = 2
+//
+// Version 3 bounds a placement's stored decisions as Fleet bounds its status
+// (upgradeV2): the selected clusters and at most 20 left out, where version
+// 2 kept a decision for every cluster of the fleet.
+const formatVersion = 3
 
 const formatKey = "format"
 
@@ -31,7 +35,7 @@ func checkFormat(tx *bolt.Tx, path string) error {
 		return err
 	}
 	v := meta.Get([]byte(formatKey))
-	migrate := migrateUnversioned
+	from := 0 // unversioned
 	if v != nil {
 		n, err := strconv.Atoi(string(v))
 		switch {
@@ -43,9 +47,9 @@ func checkFormat(tx *bolt.Tx, path string) error {
 		case n == formatVersion:
 			return nil
 		}
-		migrate = migrateV1
+		from = n
 	}
-	if err := migrate(tx); err != nil {
+	if err := migrate(tx, from); err != nil {
 		return fmt.Errorf("mock hub state %s was written by an earlier release and cannot be migrated: %w; "+
 			"delete the file to start from an empty hub", path, err)
 	}

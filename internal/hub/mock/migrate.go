@@ -6,9 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
 )
 
 // Databases written before format 1 carry no version. Their bodies are the
@@ -23,31 +26,47 @@ var (
 	unversionedDropped  = map[string][]string{bucketNodePools: {"Cluster", "Status"}}
 )
 
-// migrateUnversioned rewrites every object of an unversioned database into
-// the current format, inside the caller's transaction: keys renamed from Go
-// field names to json tags (renameKeys), which gives format 1, then the
-// changes of format 2 (upgradeV1), then decoded strictly into the record
+// upgrades[v] turns a body of bucket in format v into format v+1.
+var upgrades = map[int]func(bucket string, body map[string]any) (map[string]any, error){
+	1: upgradeV1,
+	2: upgradeV2,
+}
+
+// migrate rewrites every object of a database of format from (0: an
+// unversioned database) into the current format, inside the caller's
+// transaction: an unversioned body has its keys renamed from Go field names
+// to json tags (upgradeUnversioned), which gives format 1, then each format's
+// upgrade runs in turn, then the body is decoded strictly into the record
 // type and encoded again, so that a key the record type does not know fails
 // the migration instead of being dropped. Envelopes (ETags, generations,
 // times) are kept as they are. A new, empty database has nothing to migrate.
-func migrateUnversioned(tx *bolt.Tx) error {
+func migrate(tx *bolt.Tx, from int) error {
 	return migrateBodies(tx, func(bucket string, body map[string]any) (map[string]any, error) {
-		for _, k := range append(unversionedMetaKeys, unversionedDropped[bucket]...) {
-			delete(body, k)
+		var err error
+		if from == 0 {
+			if body, err = upgradeUnversioned(bucket, body); err != nil {
+				return nil, err
+			}
 		}
-		renamed, err := renameKeys(recordTypes[bucket], body, "body")
-		if err != nil {
-			return nil, err
+		for v := max(from, 1); v < formatVersion; v++ {
+			if body, err = upgrades[v](bucket, body); err != nil {
+				return nil, err
+			}
 		}
-		return upgradeV1(bucket, renamed.(map[string]any)), nil
+		return body, nil
 	})
 }
 
-// migrateV1 rewrites a database of format 1 into format 2 (upgradeV1).
-func migrateV1(tx *bolt.Tx) error {
-	return migrateBodies(tx, func(bucket string, body map[string]any) (map[string]any, error) {
-		return upgradeV1(bucket, body), nil
-	})
+// upgradeUnversioned turns an unversioned body of bucket into format 1.
+func upgradeUnversioned(bucket string, body map[string]any) (map[string]any, error) {
+	for _, k := range append(unversionedMetaKeys, unversionedDropped[bucket]...) {
+		delete(body, k)
+	}
+	renamed, err := renameKeys(recordTypes[bucket], body, "body")
+	if err != nil {
+		return nil, err
+	}
+	return renamed.(map[string]any), nil
 }
 
 // upgradeV1 turns a format-1 body of bucket into format 2. Only NodePools
@@ -62,13 +81,13 @@ func migrateV1(tx *bolt.Tx) error {
 //     consolidate_after).
 //
 // The format-1 key names are frozen here, as the earlier format is.
-func upgradeV1(bucket string, body map[string]any) map[string]any {
+func upgradeV1(bucket string, body map[string]any) (map[string]any, error) {
 	if bucket != bucketNodePools {
-		return body
+		return body, nil
 	}
 	spec, _ := body["spec"].(map[string]any)
 	if spec == nil {
-		return body
+		return body, nil
 	}
 	if tmpl, _ := spec["template"].(map[string]any); tmpl != nil {
 		for _, list := range []string{"taints", "startup_taints"} {
@@ -89,7 +108,81 @@ func upgradeV1(bucket string, body map[string]any) map[string]any {
 			spec["disruption"] = nil
 		}
 	}
-	return body
+	return body, nil
+}
+
+// upgradeV2 turns a format-2 body of bucket into format 3. Only placements
+// changed: format 2 kept the last cycle's decision for every cluster of the
+// fleet (800 KB per placement at 5,000 clusters); format 3 keeps what Fleet's
+// status keeps (storedDecisions): the selected clusters' decisions, with
+// their recorded scores, and at most 20 left out, the ones a preview lists.
+// Cutting a format-2 list gives what the cycle that wrote it would have
+// stored in format 3.
+func upgradeV2(bucket string, body map[string]any) (map[string]any, error) {
+	if bucket != bucketPlacements {
+		return body, nil
+	}
+	status, _ := body["status"].(map[string]any)
+	list, _ := status["decisions"].([]any)
+	if list == nil {
+		return body, nil
+	}
+	decisions := make([]placement.Decision, len(list))
+	for i, v := range list {
+		var err error
+		if decisions[i], err = decisionV2(v); err != nil {
+			return nil, fmt.Errorf("body.status.decisions[%d]: %w", i, err)
+		}
+	}
+	status["decisions"] = storedDecisions(decisions)
+	return body, nil
+}
+
+// decisionV2 reads a decision of format 2, field by field: a list holds one
+// per cluster of the fleet, and encoding it again to decode it into
+// placement.Decision would cost seconds for a large state. Like the strict
+// decoding of whole bodies, it fails on a key it does not know. The format-2
+// key names are frozen here.
+func decisionV2(v any) (placement.Decision, error) {
+	var d placement.Decision
+	m, ok := v.(map[string]any)
+	if !ok {
+		return d, fmt.Errorf("%T is not a decision", v)
+	}
+	for k, val := range m {
+		if val == nil {
+			continue
+		}
+		ok := false
+		switch k {
+		case "cluster_name":
+			d.ClusterName, ok = val.(string)
+		case "selected":
+			d.Selected, ok = val.(bool)
+		case "reason":
+			d.Reason, ok = val.(string)
+		case "affinity_score":
+			d.AffinityScore, ok = intV2(val)
+		case "topology_spread_score":
+			d.TopologySpreadScore, ok = intV2(val)
+		default:
+			return d, fmt.Errorf("%q is not a field of a decision", k)
+		}
+		if !ok {
+			return d, fmt.Errorf("%s: %v is not a value of the field", k, val)
+		}
+	}
+	return d, nil
+}
+
+// intV2 reads an integer that migrateRecord decoded as a json.Number.
+func intV2(v any) (int, bool) {
+	n, ok := v.(json.Number)
+	if !ok {
+		return 0, false
+	}
+	i, err := strconv.Atoi(string(n))
+	return i, err == nil
 }
 
 // migrateBodies rewrites the body of every stored object with upgrade, then

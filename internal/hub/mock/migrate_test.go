@@ -11,6 +11,7 @@ import (
 	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/selector"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/update"
+	"github.com/fleetform/terraform-provider-aks/internal/fleetgen"
 )
 
 // Objects as releases before format 1 stored them: the whole hub object,
@@ -124,7 +125,7 @@ func TestMigrateUnversioned(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := rawValue(t, path, bucketMeta, formatKey); v != "2" {
+	if v := rawValue(t, path, bucketMeta, formatKey); v != "3" {
 		t.Fatalf("format %q after migration", v)
 	}
 	for _, c := range cases {
@@ -211,7 +212,7 @@ func TestMigrateV1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := rawValue(t, path, bucketMeta, formatKey); v != "2" {
+	if v := rawValue(t, path, bucketMeta, formatKey); v != "3" {
 		t.Fatalf("format %q after migration", v)
 	}
 	for key, w := range want {
@@ -228,5 +229,65 @@ func TestMigrateV1(t *testing.T) {
 	}
 	if _, _, err := get[strategyRecord](s, bucketStrategies, "safe"); err != nil {
 		t.Errorf("other records must read as they were: %v", err)
+	}
+}
+
+// Format 2 kept a decision for every cluster of the fleet; format 3 keeps
+// what Fleet's status keeps (storedDecisions). The migration cuts a format-2
+// list to what the cycle that wrote it stores now, keeping the selected
+// clusters' recorded scores; the rest of the record and other records stay
+// as they were.
+func TestMigrateV2(t *testing.T) {
+	f, err := ParseInventory("gen", fleetgen.Generate(fleetgen.Options{Clusters: 200, Seed: 4, TaintEvery: 9}), testNow)
+	must(t, err)
+	spec := scaleSpec(4)
+	full, err := placement.Schedule(spec, f, nil, testNow, placement.ScheduleOptions{})
+	must(t, err)
+	v2 := placementRecord{Spec: spec, Status: placementStatusRecord{ObservedGeneration: 1, Selected: full.Selected, Decisions: full.Decisions,
+		Requested: full.Requested, Fulfilled: full.Fulfilled, Policy: spec.Policy, ObservedFleet: "fp",
+		Conditions: []conditionRecord{{Type: ConditionScheduled, Status: conditionStatusTrue, Reason: ReasonFulfilled, LastTransitionTime: testNow}}}}
+	failed := placementRecord{Spec: spec, Status: placementStatusRecord{Selected: []string{}, Decisions: []placement.Decision{}, Requested: 7}}
+	strategy := `{"spec":{"stages":[{"name":"canary","groups":[{"name":"canary"}]}]}}`
+	path := rawDB(t, map[string]map[string]string{
+		bucketMeta:       {formatKey: "2", "clock": clockValue},
+		bucketPlacements: {"app": envelope(string(mustJSON(t, v2))), "none": envelope(string(mustJSON(t, failed)))},
+		bucketStrategies: {"safe": envelope(strategy)},
+	})
+	s, err := OpenStore(path)
+	must(t, err)
+	if v := rawValue(t, path, bucketMeta, formatKey); v != "3" {
+		t.Fatalf("format %q after migration", v)
+	}
+	got, rec, err := get[placementRecord](s, bucketPlacements, "app")
+	must(t, err)
+	if rec.ETag != `"2"` || rec.Generation != 1 {
+		t.Errorf("envelope changed: %+v", rec)
+	}
+	checkBounded(t, got.Status.Decisions, full)
+	want := v2
+	want.Status.Decisions = got.Status.Decisions
+	same(t, "the rest of the placement", got, &want)
+	none, _, err := get[placementRecord](s, bucketPlacements, "none")
+	must(t, err)
+	same(t, "a placement without decisions", none, &failed)
+	if st, _, err := get[strategyRecord](s, bucketStrategies, "safe"); err != nil || len(st.Spec.Stages) != 1 {
+		t.Errorf("other records must read as they were: %+v, %v", st, err)
+	}
+}
+
+// A format-2 decision with a key format 2 did not have fails the migration,
+// as any unknown key does, and leaves the file as it was.
+func TestMigrateV2RefusesUnknownFields(t *testing.T) {
+	bad := envelope(`{"spec":{"resource_selectors":null,"policy":{"placement_type":"PickAll"},"strategy":{"type":"RollingUpdate","rolling_update":null}},` +
+		`"status":{"selected":["a"],"decisions":[{"cluster_name":"a","selected":true,"affinity_score":0,"topology_spread_score":0,"reason":"picked by scheduling policy","score":3}]}}`)
+	path := rawDB(t, map[string]map[string]string{bucketMeta: {formatKey: "2"}, bucketPlacements: {"web": bad}})
+	_, err := OpenStore(path)
+	for _, want := range []string{"cannot be migrated", `placements/web: body.status.decisions[0]: "score" is not a field of a decision`} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("error %v, want it to say %q", err, want)
+		}
+	}
+	if rawValue(t, path, bucketMeta, formatKey) != "2" || rawValue(t, path, bucketPlacements, "web") != bad {
+		t.Fatal("a failed migration changed the file")
 	}
 }

@@ -142,12 +142,24 @@ func schedule(spec placement.Spec, old *placementRecord, f *fleet.Fleet, fp stri
 	return placementStatusRecord{
 		ObservedFleet: fp,
 		Selected:      res.Selected,
-		Decisions:     res.Decisions,
+		Decisions:     storedDecisions(res.Decisions),
 		Requested:     res.Requested,
 		Fulfilled:     res.Fulfilled,
 		Message:       res.UnfulfilledMessage,
 		Policy:        policy,
 	}, nil
+}
+
+// storedDecisions are the decisions of a scheduling cycle a placement keeps,
+// bounded as Fleet bounds its status: every selected cluster's, with the
+// score recorded when it was picked (which the next scale-in ranks by), and
+// at most placement.DefaultPreviewLimit (Fleet's 20) clusters left out — the
+// ones placement.Preview lists, in its order — however large the fleet.
+// Preview of the stored decisions, at that limit or below, lists what
+// Preview of the whole cycle lists.
+func storedDecisions(decisions []placement.Decision) []placement.Decision {
+	pv := placement.Preview(placement.Result{Decisions: decisions}, placement.DefaultPreviewLimit)
+	return append(append(make([]placement.Decision, 0, len(pv.Selected)+len(pv.LeftOut)), pv.Selected...), pv.LeftOut...)
 }
 
 // fleetFingerprint digests what scheduling depends on: each member's labels,

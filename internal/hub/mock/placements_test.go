@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
+	"github.com/fleetform/terraform-provider-aks/internal/fleetgen"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
 )
 
@@ -113,5 +114,70 @@ clusters:
 	}
 	if !reflect.DeepEqual(p.Status.Selected, []string{"blip"}) {
 		t.Fatalf("selected %v, want blip", p.Status.Selected)
+	}
+}
+
+// A placement keeps the decisions Fleet's status keeps, not one per member:
+// every selected cluster's, with its recorded score, and the 20 left out a
+// preview lists, in its order. What is read from them — a preview at any
+// limit up to 20, the recorded scores, the next cycle's scale-in and
+// scale-out — is what the whole cycle's decisions give.
+func TestPlacementDecisionsAreBounded(t *testing.T) {
+	h, _ := newTestHub(t, string(fleetgen.Generate(fleetgen.Options{Clusters: 300, Seed: 2, StaleEvery: 50, TaintEvery: 40})))
+	ctx := context.Background()
+	f, err := h.Fleet(ctx)
+	must(t, err)
+	fixed := scaleSpec(1)
+	fixed.Policy = placement.Policy{PlacementType: placement.PickFixed, ClusterNames: []string{"member-00000", "member-00007", "member-00050", "nowhere"}}
+	all := scaleSpec(2)
+	all.Policy.PlacementType, all.Policy.NumberOfClusters, all.Policy.Affinity.Preferred = placement.PickAll, nil, nil
+	for name, spec := range map[string]placement.Spec{"pickn": scaleSpec(0), "pickall": all, "pickfixed": fixed} {
+		t.Run(name, func(t *testing.T) {
+			full, err := placement.Schedule(spec, f, nil, h.Now(), placement.ScheduleOptions{})
+			must(t, err)
+			p, err := h.ApplyPlacement(ctx, hub.Placement{Meta: hub.Meta{Name: name}, Spec: spec}, Precondition{IfNoneMatch: true})
+			must(t, err)
+			checkBounded(t, p.Status.Decisions, full)
+			if name != "pickn" {
+				return
+			}
+			// Scale in, then out, from the stored decisions: as from the whole cycle's.
+			for _, n := range []int{1, 6} {
+				next := spec
+				next.Policy.NumberOfClusters = new(n)
+				want, err := placement.Schedule(next, f, full.Selected, h.Now(), placement.ScheduleOptions{Prev: &spec, Recorded: placement.RecordedScores(full.Decisions)})
+				must(t, err)
+				if p, err = h.ApplyPlacement(ctx, hub.Placement{Meta: hub.Meta{Name: name}, Spec: next}, Precondition{IfMatch: p.ETag}); err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(p.Status.Selected, want.Selected) {
+					t.Fatalf("scaled to %d: selected %v, want %v", n, p.Status.Selected, want.Selected)
+				}
+				checkBounded(t, p.Status.Decisions, want)
+				spec, full = next, want
+			}
+		})
+	}
+}
+
+// checkBounded checks that stored are the decisions of full a placement keeps.
+func checkBounded(t *testing.T, stored []placement.Decision, full placement.Result) {
+	t.Helper()
+	whole := placement.Preview(full, placement.DefaultPreviewLimit)
+	if want := append(append([]placement.Decision{}, whole.Selected...), whole.LeftOut...); !reflect.DeepEqual(stored, want) {
+		t.Fatalf("stored %d decisions, want the %d selected and the %d a preview lists:\n got  %+v\n want %+v",
+			len(stored), len(whole.Selected), len(whole.LeftOut), stored, want)
+	}
+	if len(full.Decisions) <= len(stored) {
+		t.Fatalf("the test schedules only %d decisions: nothing to leave out", len(full.Decisions))
+	}
+	for _, limit := range []int{1, 7, placement.DefaultPreviewLimit} {
+		got, want := placement.Preview(placement.Result{Decisions: stored}, limit), placement.Preview(full, limit)
+		if !reflect.DeepEqual(got.Selected, want.Selected) || !reflect.DeepEqual(got.LeftOut, want.LeftOut) {
+			t.Errorf("preview at %d differs from the whole cycle's", limit)
+		}
+	}
+	if got, want := placement.RecordedScores(stored), placement.RecordedScores(full.Decisions); !reflect.DeepEqual(got, want) {
+		t.Errorf("recorded scores %v, want %v", got, want)
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
 )
 
-// The record format of the state database (format version 2, see format.go).
+// The record format of the state database (format version 3, see format.go).
 //
 // Every object is stored as an envelope (Record: ETag, generation, times)
 // whose body is one of the record types below. They belong to the mock, not
@@ -46,11 +46,13 @@ type placementStatusRecord struct {
 	ObservedGeneration int64    `json:"observed_generation"`
 	Selected           []string `json:"selected"`
 	// Decisions are the last cycle's, in the order Fleet's status lists
-	// them. The scores of the selected ones are the scores recorded when each
-	// cluster was picked, as Fleet keeps them on its bindings: the next
-	// scale-in ranks by them (placement.RecordedScores). A record written
-	// before the engine recorded scores holds the scores of the cycle that
-	// wrote it, which serve as recorded ones.
+	// them, bounded as Fleet bounds its status (storedDecisions): every
+	// selected cluster's and at most 20 left out, those a preview lists. The
+	// scores of the selected ones are the scores recorded when each cluster
+	// was picked, as Fleet keeps them on its bindings: the next scale-in
+	// ranks by them (placement.RecordedScores). A record written before the
+	// engine recorded scores holds the scores of the cycle that wrote it,
+	// which serve as recorded ones.
 	Decisions  []placement.Decision `json:"decisions"`
 	Requested  int                  `json:"requested"`
 	Fulfilled  bool                 `json:"fulfilled"`

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -20,17 +21,59 @@ import (
 //
 // bbolt gives crash safety (copy-on-write pages, fsync on commit: a process
 // killed in the middle of a write leaves the last committed state) but allows
-// one writer process at a time through a file lock. Terraform runs several
-// provider processes (plan, apply, refresh, tests in parallel), so the store
-// opens the file for each operation and closes it right after, waiting for
-// the lock up to LockTimeout; every read-modify-write happens inside one
-// transaction, so concurrent writers never lose each other's changes.
+// one writer process at a time. Terraform runs several provider processes
+// (plan, apply, refresh, tests in parallel), so the store opens the file for
+// each operation and closes it right after; every read-modify-write happens
+// inside one transaction, so concurrent writers never lose each other's
+// changes.
+//
+// Processes take turns through a lock file beside the database (path +
+// ".lock"), never renamed nor removed: an operation takes it — shared to
+// read, exclusive to write — before it opens the database, and releases it
+// after closing it, waiting up to LockTimeout for another process. That is
+// what lets the store compact: bbolt never shrinks its file, so when a write
+// leaves much of the file free the store copies the live data into a new file
+// and renames it over the database (compactLocked), still holding the
+// exclusive lock. No process has the database open then, and every process
+// waiting opens it only after taking the lock, so it opens the new file. (A
+// lock on the database file itself, bbolt's own, would not do: a process
+// waiting on it holds the old file open and would write to it after the
+// rename, into a file nobody reads again.)
 type Store struct {
 	path string
 	// LockTimeout bounds how long an operation waits for another process.
 	LockTimeout time.Duration
 	mu          sync.Mutex // serialises this process's own operations
+	compactions int        // how many compactions this Store ran (for tests)
 }
+
+const (
+	lockSuffix    = ".lock"
+	compactSuffix = ".compact" // the compacted copy until it replaces the database
+	// compactFloor and compactFreeShare: a write that leaves free pages
+	// of at least 1/compactFreeShare of a file of at least compactFloor
+	// compacts it. (Half free, the obvious choice, would rarely trigger: the
+	// inventory snapshot of a large fleet outweighs every object stored
+	// beside it, so deleting them all frees less than half of the file.)
+	// A compaction copies the live data, at most compactFreeShare-1 bytes
+	// per byte it gives back, and happens only after that much was freed
+	// again: deletes, a new inventory snapshot, a migration; for records of
+	// the hub's sizes, the pages a write frees by copy-on-write are reused
+	// by the next writes.
+	compactFloor     = 1 << 20
+	compactFreeShare = 8
+	// growStep is how much bbolt adds to the file when it needs room (its
+	// default, 16 MB, and its power-of-two sizes below that, would make a
+	// small state several times larger than its data).
+	growStep = 256 << 10
+	// compactTxSize bounds the transactions that copy data into the compacted file.
+	compactTxSize = 16 << 20
+	lockRetry     = 10 * time.Millisecond
+)
+
+// compactionHook, when set (by the store tests' helper processes), is called
+// at each step of a compaction.
+var compactionHook func(step string)
 
 // Errors are the hub's, so that callers see the same errors from every hub.
 var (
@@ -48,7 +91,15 @@ func OpenStore(path string) (*Store, error) {
 		}
 	}
 	s := &Store{path: path, LockTimeout: 2 * time.Minute}
-	if err := s.Update(func(tx *bolt.Tx) error { return checkFormat(tx, path) }); err != nil {
+	err := s.Update(func(tx *bolt.Tx) error {
+		// A compacted copy left by a process killed while compacting: the
+		// database it was copied from is still in place, with every write.
+		if err := os.Remove(path + compactSuffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("mock hub state: %w", err)
+		}
+		return checkFormat(tx, path)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -57,45 +108,184 @@ func OpenStore(path string) (*Store, error) {
 // Path is the database file.
 func (s *Store) Path() string { return s.path }
 
+// lock takes the store's lock file, shared or exclusive, waiting up to
+// LockTimeout; release gives it back.
+func (s *Store) lock(exclusive bool) (release func(), err error) {
+	f, err := os.OpenFile(s.path+lockSuffix, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil && !exclusive {
+		f, err = os.Open(s.path + lockSuffix) // a read-only folder: a shared lock needs no write access
+	}
+	if err != nil {
+		return nil, fmt.Errorf("mock hub state: %w", err)
+	}
+	deadline := time.Now().Add(s.LockTimeout)
+	for {
+		ok, err := tryLock(f, exclusive)
+		switch {
+		case err != nil:
+			_ = f.Close()
+			return nil, fmt.Errorf("mock hub state %s: cannot lock %s: %w", s.path, f.Name(), err)
+		case ok:
+			return func() {
+				_ = unlock(f)
+				_ = f.Close()
+			}, nil
+		case time.Now().After(deadline):
+			_ = f.Close()
+			return nil, s.lockTimeout()
+		}
+		time.Sleep(lockRetry)
+	}
+}
+
+func (s *Store) lockTimeout() error {
+	return fmt.Errorf("mock hub state %s: another process held the lock for more than %s", s.path, s.LockTimeout)
+}
+
+// open opens the database; the caller holds the lock file.
 func (s *Store) open(readOnly bool) (*bolt.DB, error) {
+	// bbolt also locks the file itself; with the lock file held that only
+	// waits for a process that does not take the lock file.
 	db, err := bolt.Open(s.path, 0o600, &bolt.Options{Timeout: s.LockTimeout, ReadOnly: readOnly})
 	if err != nil {
 		if errors.Is(err, bolt.ErrTimeout) {
-			return nil, fmt.Errorf("mock hub state %s: another process held the lock for more than %s", s.path, s.LockTimeout)
+			return nil, s.lockTimeout()
 		}
 		return nil, fmt.Errorf("mock hub state %s: %w", s.path, err)
 	}
+	db.AllocSize = growStep
 	return db, nil
 }
 
-// Update runs fn in one read-write transaction; it commits only if fn succeeds.
+// Update runs fn in one read-write transaction; it commits only if fn
+// succeeds. A write that leaves much of the file free compacts it.
 func (s *Store) Update(fn func(tx *bolt.Tx) error) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	db, err := s.open(false)
-	if err != nil {
+	return s.locked(true, func() error {
+		compact := false
+		err := s.withDB(false, func(db *bolt.DB) error {
+			if err := db.Update(fn); err != nil {
+				return err
+			}
+			compact = s.mostlyFree(db)
+			return nil
+		})
+		if err == nil && compact {
+			// Best effort: the write is committed whatever happens here, and a
+			// compaction that fails leaves the database as it was; the next
+			// write tries again.
+			_ = s.compactLocked()
+		}
 		return err
-	}
-	err = db.Update(fn)
-	if cerr := db.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	})
 }
 
 // View runs fn in one read-only transaction (a shared lock: readers run together).
 func (s *Store) View(fn func(tx *bolt.Tx) error) error {
+	return s.locked(false, func() error {
+		return s.withDB(true, func(db *bolt.DB) error { return db.View(fn) })
+	})
+}
+
+// locked runs fn holding the lock file, shared or exclusive.
+func (s *Store) locked(exclusive bool, fn func() error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	db, err := s.open(true)
+	release, err := s.lock(exclusive)
 	if err != nil {
 		return err
 	}
-	err = db.View(fn)
+	defer release()
+	return fn()
+}
+
+// withDB opens the database, runs fn with it and closes it; the caller holds
+// the lock file.
+func (s *Store) withDB(readOnly bool, fn func(db *bolt.DB) error) error {
+	db, err := s.open(readOnly)
+	if err != nil {
+		return err
+	}
+	err = fn(db)
 	if cerr := db.Close(); err == nil {
 		err = cerr
 	}
 	return err
+}
+
+// mostlyFree tells whether compacting would give back enough of the file
+// (compactFloor, compactFreeShare).
+func (s *Store) mostlyFree(db *bolt.DB) bool {
+	st, err := os.Stat(s.path)
+	if err != nil || st.Size() < compactFloor {
+		return false
+	}
+	return int64(db.Stats().FreeAlloc)*compactFreeShare >= st.Size()
+}
+
+// compactLocked copies the database into a new file without its free pages
+// (bolt.Compact keeps every bucket's sequence, so ETags keep counting up) and
+// renames it over the database. The caller holds the exclusive lock: no
+// other process has the database open, and the next to take the lock opens
+// the new file. The copy is complete and synced before the rename, which is
+// atomic: a process killed at any point leaves either the old file or the
+// new one, each with every committed write, and at worst a partial copy,
+// which the next compaction or OpenStore removes.
+func (s *Store) compactLocked() error {
+	tmp := s.path + compactSuffix
+	if err := os.Remove(tmp); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	st, err := os.Stat(s.path)
+	if err != nil {
+		return err
+	}
+	src, err := s.open(true)
+	if err != nil {
+		return err
+	}
+	dst, err := bolt.Open(tmp, st.Mode().Perm(), &bolt.Options{Timeout: s.LockTimeout})
+	if err != nil {
+		_ = src.Close()
+		return err
+	}
+	dst.AllocSize = growStep
+	hook("copying")
+	err = bolt.Compact(dst, src, compactTxSize)
+	if cerr := dst.Close(); err == nil {
+		err = cerr
+	}
+	if cerr := src.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		_ = os.Remove(tmp)
+		return err
+	}
+	hook("copied")
+	if err := os.Rename(tmp, s.path); err != nil {
+		_ = os.Remove(tmp)
+		return err
+	}
+	hook("renamed")
+	syncDir(filepath.Dir(s.path))
+	s.compactions++
+	return nil
+}
+
+func hook(step string) {
+	if compactionHook != nil {
+		compactionHook(step)
+	}
+}
+
+// syncDir makes a rename in dir durable; best effort (Windows cannot sync a folder).
+func syncDir(dir string) {
+	d, err := os.Open(dir)
+	if err != nil {
+		return
+	}
+	_ = d.Sync()
+	_ = d.Close()
 }
 
 // Record is a stored object with its metadata.
