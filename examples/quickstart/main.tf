@@ -79,7 +79,7 @@ output "web_clusters" {
 
 output "nodepool_allowed_now" {
   description = "How many nodes of the default pool may be disrupted, per reason, when the pool was planned."
-  value       = { for a in aks_nap_nodepool.default.preview.allowed_now : a.reason => a.unlimited ? "unlimited" : tostring(a.allowed) }
+  value       = aks_nap_nodepool.default.preview.allowed_now
 }
 
 output "fleet" {

@@ -24,7 +24,8 @@ var (
 func newDisruptionPreviewDataSource() datasource.DataSource { return &disruptionPreviewDataSource{} }
 
 // disruptionPreviewDataSource evaluates NodePool disruption budgets without a
-// cluster: budgets and node counts in, allowances and a timeline out.
+// cluster: budgets and node counts in, allowances, a timeline (per reason
+// and merged into windows) and when blocked reasons are next allowed out.
 type disruptionPreviewDataSource struct {
 	hubClient
 }
@@ -64,12 +65,27 @@ func (d *disruptionPreviewDataSource) Schema(_ context.Context, _ datasource.Sch
 		"hub's current time. `allowed_now` is evaluated at this instant."}
 	attrs["span"] = dschema.StringAttribute{Optional: true,
 		MarkdownDescription: "Length of the timeline, a Go duration such as `168h` (the default) or `24h`; at most 744h."}
+	attrs["next_allowed"] = dschema.MapNestedAttribute{Computed: true, MarkdownDescription: "For each reason allowed no disruption " +
+		"at the start of the timeline (`allowed_now` is 0), when it is next allowed within the timeline; reasons not " +
+		"blocked are absent.",
+		NestedObject: dschema.NestedAttributeObject{Attributes: map[string]dschema.Attribute{
+			"at": dschema.StringAttribute{Computed: true,
+				MarkdownDescription: "When disruption is next allowed (RFC 3339); null when the reason is blocked for the whole timeline."},
+			"allowed":   dschema.Int64Attribute{Computed: true, MarkdownDescription: "Nodes that may then be disrupted; null when unlimited or never."},
+			"unlimited": dschema.BoolAttribute{Computed: true, MarkdownDescription: "Whether no active budget limits the reason then."},
+			"budget_indexes": dschema.ListAttribute{ElementType: types.Int64Type, Computed: true,
+				MarkdownDescription: "Indexes of the budgets that then set the allowance (0-based)."},
+			"description": dschema.StringAttribute{Computed: true, MarkdownDescription: "E.g. `2026-11-23T17:00:00Z: 1 (budget #1)` " +
+				"or `not before 2026-11-24T08:00:00Z (blocked for the whole timeline)`."},
+		}},
+	}
 	attrs["warnings"] = dschema.ListAttribute{ElementType: types.StringType, Computed: true, MarkdownDescription: "What the budgets " +
 		"do that their author may not expect (never active, always active, blocking forever, unlimited gaps)."}
 	resp.Schema = dschema.Schema{
 		MarkdownDescription: "Evaluates Karpenter NodePool disruption budgets exactly as Karpenter does — per reason, percentages rounded up, " +
 			"the minimum over the active budgets, schedules in UTC — for a given number of nodes: how many nodes may be disrupted now, " +
-			"and when that changes over a time range. Check a budget design without a cluster.",
+			"when that changes over a time range (per reason, and as windows shared by the reasons they apply to), and when a reason " +
+			"blocked now is next allowed. Check a budget design without a cluster.",
 		Attributes: attrs,
 	}
 }
@@ -138,5 +154,7 @@ func (d *disruptionPreviewDataSource) Read(ctx context.Context, req datasource.R
 	doc := newDisruptionPreviewDoc(budgets, in.Nodes, in.Disrupting, from, span)
 	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("allowed_now"), doc.AllowedNow, &resp.Diagnostics)
 	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("timeline"), doc.Timeline, &resp.Diagnostics)
+	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("windows"), doc.Windows, &resp.Diagnostics)
+	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("next_allowed"), doc.NextAllowed, &resp.Diagnostics)
 	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("warnings"), in.Warnings, &resp.Diagnostics)
 }

@@ -104,10 +104,30 @@ data "aks_nap_disruption_preview" "zero_duration" {
 				statecheck.ExpectKnownValue(dpAddr("weekdays"), attrPath("timeline", 1, "description"), knownvalue.StringExact("Mon 09:00–17:00 UTC: 0 (budget #2)")),
 				statecheck.ExpectKnownValue(dpAddr("weekdays"), attrPath("timeline", 1, "start"), knownvalue.StringExact("2026-11-23T09:00:00Z")),
 				statecheck.ExpectKnownValue(dpAddr("weekdays"), attrPath("timeline", 1, "end"), knownvalue.StringExact("2026-11-23T17:00:00Z")),
+				// The same windows for every reason: each once in windows.
+				statecheck.ExpectKnownValue(dpAddr("weekdays"), tfjsonpath.New("timeline"), knownvalue.ListSizeExact(9)),
+				statecheck.ExpectKnownValue(dpAddr("weekdays"), tfjsonpath.New("windows"), knownvalue.ListSizeExact(3)),
+				statecheck.ExpectKnownValue(dpAddr("weekdays"), attrPath("windows", 1), knownvalue.ObjectExact(map[string]knownvalue.Check{
+					"start": knownvalue.StringExact("2026-11-23T09:00:00Z"), "end": knownvalue.StringExact("2026-11-23T17:00:00Z"),
+					"reasons": listOf("Empty", "Drifted", "Underutilized"), "allowed": n(0), "unlimited": knownvalue.Bool(false),
+					"budget_indexes": knownvalue.ListExact([]knownvalue.Check{n(1)}),
+					"description":    knownvalue.StringExact("Mon 09:00–17:00 UTC · Empty, Drifted, Underutilized: 0 (budget #2)"),
+				})),
 				allowed("daily_at_0005", 1, n(0)),
+				// Blocked now: next allowed when the 10-minute window ends.
+				statecheck.ExpectKnownValue(dpAddr("daily_at_0005"), attrPath("next_allowed", "Drifted"), knownvalue.ObjectExact(map[string]knownvalue.Check{
+					"at": knownvalue.StringExact("2026-11-23T00:10:00Z"), "allowed": n(5), "unlimited": knownvalue.Bool(false),
+					"budget_indexes": knownvalue.ListExact([]knownvalue.Check{n(1)}), "description": knownvalue.StringExact("2026-11-23T00:10:00Z: 5 (budget #2)"),
+				})),
+				statecheck.ExpectKnownValue(dpAddr("daily_at_0005"), tfjsonpath.New("next_allowed"), knownvalue.MapSizeExact(3)),
+				statecheck.ExpectKnownValue(dpAddr("daily_at_0010"), tfjsonpath.New("next_allowed"), knownvalue.MapSizeExact(0)),
 				allowed("daily_at_0010", 1, n(5)), // the window's end is exclusive
 				statecheck.ExpectKnownValue(dpAddr("daily_at_0010"), attrPath("allowed_now", 1, "budget_indexes"), knownvalue.ListExact([]knownvalue.Check{n(1)})),
 				allowed("weekend_only", 0, n(0)),
+				statecheck.ExpectKnownValue(dpAddr("weekend_only"), attrPath("next_allowed", "Empty"), knownvalue.ObjectExact(map[string]knownvalue.Check{
+					"at": knownvalue.Null(), "allowed": knownvalue.Null(), "unlimited": knownvalue.Bool(false), "budget_indexes": knownvalue.ListSizeExact(0),
+					"description": knownvalue.StringExact("not before 2026-11-28T12:00:00Z (blocked for the whole timeline)"),
+				})),
 				statecheck.ExpectKnownValue(dpAddr("weekend_only"), tfjsonpath.New("warnings"), anyElementMatches(`Actually allowed for Empty, Drifted and Underutilized: 0 at all times`)),
 				allowed("gradual", 0, knownvalue.Null()),
 				statecheck.ExpectKnownValue(dpAddr("gradual"), attrPath("allowed_now", 0, "unlimited"), knownvalue.Bool(true)),
@@ -117,6 +137,9 @@ data "aks_nap_disruption_preview" "zero_duration" {
 				statecheck.ExpectKnownValue(dpAddr("empty"), attrPath("allowed_now", 2, "unlimited"), knownvalue.Bool(true)),
 				statecheck.ExpectKnownValue(dpAddr("no_reasons"), attrPath("allowed_now", 0, "unlimited"), knownvalue.Bool(true)), // Empty: no budget applies
 				allowed("no_reasons", 1, n(3)), // Drifted
+				statecheck.ExpectKnownValue(dpAddr("no_reasons"), attrPath("windows", 0, "reasons"), listOf("Empty", "Underutilized")),
+				statecheck.ExpectKnownValue(dpAddr("no_reasons"), attrPath("windows", 1, "description"),
+					knownvalue.StringExact("Sat 2026-11-21 12:00–Sat 2026-11-28 12:00 UTC · Drifted: 3 (budget #2)")),
 				allowed("never_fires", 0, n(0)),
 				statecheck.ExpectKnownValue(dpAddr("zero_duration"), attrPath("allowed_now", 0, "unlimited"), knownvalue.Bool(true)),
 			},

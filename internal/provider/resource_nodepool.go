@@ -49,46 +49,32 @@ func (nodePoolResource) model() any { return &nodePoolModel{} }
 
 func (m nodePoolModel) ref() objectRef { return objectRef{nodePoolType, m.Cluster + "/" + m.Name} }
 
+// nodePoolPreviewDoc is the plan preview (schema version 1): compact, one
+// line per fact where a reviewer reads it. The structured allowances and
+// timeline are the aks_nap_disruption_preview data source's.
 type nodePoolPreviewDoc struct {
 	EvaluatedAt string `json:"evaluated_at"`
 	Defaults    struct {
-		ExpireAfter         string            `json:"expire_after"`
-		ConsolidationPolicy string            `json:"consolidation_policy"`
-		Budgets             []nodepool.Budget `json:"budgets"`
+		ExpireAfter         string   `json:"expire_after"`
+		ConsolidationPolicy string   `json:"consolidation_policy"`
+		Budgets             []string `json:"budgets"`
 	} `json:"defaults"`
 	Nodes struct {
 		Total      int `json:"total"`
 		Disrupting int `json:"disrupting"`
 	} `json:"nodes"`
-	disruptionPreviewDoc
-	Expiring []expiryDoc `json:"expiring"`
-	Drift    *driftDoc   `json:"drift"`
-}
-
-type expiryDoc struct {
-	Node    string `json:"node"`
-	At      string `json:"at"`
-	Overdue bool   `json:"overdue"`
+	AllowedNow  map[string]string `json:"allowed_now"`
+	NextAllowed map[string]string `json:"next_allowed"`
+	Timeline    []string          `json:"timeline"`
+	Expiring    map[string]string `json:"expiring"`
+	Drift       *driftDoc         `json:"drift"`
 }
 
 type driftDoc struct {
-	Drifted     int              `json:"drifted"`
-	Total       int              `json:"total"`
-	Summary     string           `json:"summary"`
-	Nodes       []driftedNodeDoc `json:"nodes"`
-	Replacement struct {
-		PerPass   int    `json:"per_pass"`
-		Passes    int    `json:"passes"`
-		Unlimited bool   `json:"unlimited"`
-		Blocked   bool   `json:"blocked"`
-		StartsAt  string `json:"starts_at"`
-		Message   string `json:"message"`
-	} `json:"replacement"`
-}
-
-type driftedNodeDoc struct {
-	Name    string   `json:"name"`
-	Reasons []string `json:"reasons"`
+	Drifted     int               `json:"drifted"`
+	Summary     string            `json:"summary"`
+	Nodes       map[string]string `json:"nodes"`
+	Replacement string            `json:"replacement"`
 }
 
 type nodePoolStatusDoc struct {
@@ -116,61 +102,12 @@ func (r *nodePoolResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 	attrs["cluster"] = rschema.StringAttribute{Required: true, PlanModifiers: replace,
 		MarkdownDescription: "The member cluster whose Node Auto Provisioning runs the NodePool (on the mock hub: a member name)."}
 	attrs["name"] = rschema.StringAttribute{Required: true, PlanModifiers: replace, MarkdownDescription: "NodePool name (a DNS-1123 subdomain, e.g. `default`)."}
-	preview := disruptionPreviewAttrs()
-	preview["evaluated_at"] = rschema.StringAttribute{Computed: true, MarkdownDescription: "The instant the preview describes: the " +
-		"start of the UTC hour in which it was planned (Terraform plans again while applying and needs the same answer, so a plan " +
-		"applied in a later hour must be planned again)."}
-	preview["defaults"] = rschema.SingleNestedAttribute{Computed: true, MarkdownDescription: "The spec with Kubernetes' defaults applied.",
-		Attributes: map[string]rschema.Attribute{
-			"expire_after":         rschema.StringAttribute{Computed: true, MarkdownDescription: "Node lifetime."},
-			"consolidation_policy": rschema.StringAttribute{Computed: true, MarkdownDescription: "Consolidation policy."},
-			"budgets":              computedTree(budgetsAttr("Disruption budgets in force.")),
-		},
-	}
-	preview["nodes"] = rschema.SingleNestedAttribute{Computed: true, MarkdownDescription: "The pool's current nodes.",
-		Attributes: map[string]rschema.Attribute{
-			"total":      rschema.Int64Attribute{Computed: true, MarkdownDescription: "Nodes in the pool."},
-			"disrupting": rschema.Int64Attribute{Computed: true, MarkdownDescription: "Nodes not Ready or being deleted (they use up the budgets)."},
-		},
-	}
-	preview["expiring"] = rschema.ListNestedAttribute{Computed: true,
-		MarkdownDescription: "Existing nodes that expire in the next 7 days (expiry is forceful: budgets do not delay it).",
-		NestedObject: rschema.NestedAttributeObject{Attributes: map[string]rschema.Attribute{
-			"node":    rschema.StringAttribute{Computed: true, MarkdownDescription: "Node name."},
-			"at":      rschema.StringAttribute{Computed: true, MarkdownDescription: "Expiry time (RFC 3339)."},
-			"overdue": rschema.BoolAttribute{Computed: true, MarkdownDescription: "Already past its expiry."},
-		}},
-	}
-	preview["drift"] = rschema.SingleNestedAttribute{Computed: true,
-		MarkdownDescription: "What this change does to existing nodes; null when the pool is created or imported.",
-		Attributes: map[string]rschema.Attribute{
-			"drifted": rschema.Int64Attribute{Computed: true, MarkdownDescription: "Nodes that drift and will be replaced."},
-			"total":   rschema.Int64Attribute{Computed: true, MarkdownDescription: "Nodes in the pool."},
-			"summary": rschema.StringAttribute{Computed: true, MarkdownDescription: "One-line explanation."},
-			"nodes": rschema.ListNestedAttribute{Computed: true, MarkdownDescription: "The drifted nodes and why.",
-				NestedObject: rschema.NestedAttributeObject{Attributes: map[string]rschema.Attribute{
-					"name": rschema.StringAttribute{Computed: true, MarkdownDescription: "Node name."},
-					"reasons": rschema.ListAttribute{ElementType: types.StringType, Computed: true,
-						MarkdownDescription: "Changed fields (e.g. `template.labels`) or the requirement that excludes the node."},
-				}},
-			},
-			"replacement": rschema.SingleNestedAttribute{Computed: true,
-				MarkdownDescription: "How replacing the drifted nodes proceeds at the pace the Drifted budgets allow.",
-				Attributes: map[string]rschema.Attribute{
-					"per_pass":  rschema.Int64Attribute{Computed: true, MarkdownDescription: "Nodes replaced at once."},
-					"passes":    rschema.Int64Attribute{Computed: true, MarkdownDescription: "Passes needed."},
-					"unlimited": rschema.BoolAttribute{Computed: true, MarkdownDescription: "No budget limits drift replacement."},
-					"blocked":   rschema.BoolAttribute{Computed: true, MarkdownDescription: "The budgets block drift replacement for the next 7 days."},
-					"starts_at": rschema.StringAttribute{Computed: true, MarkdownDescription: "When replacement can start (RFC 3339)."},
-					"message":   rschema.StringAttribute{Computed: true, MarkdownDescription: "Explanation."},
-				},
-			},
-		},
-	}
-	attrs["preview"] = rschema.SingleNestedAttribute{Computed: true, Attributes: preview,
+	attrs["preview"] = rschema.SingleNestedAttribute{Computed: true, Attributes: nodePoolPreviewAttrs(),
 		MarkdownDescription: "Computed at plan when the NodePool is created or its configuration changes (and kept until it " +
-			"changes again, so time passing never causes a diff): resolved defaults, allowed disruptions now per reason, a 7-day " +
-			"timeline of allowances, nodes expiring within 7 days, and which nodes the change drifts."}
+			"changes again, so time passing never causes a diff), one line per fact: resolved defaults, allowed disruptions now " +
+			"per reason and when a blocked reason is next allowed, a 7-day timeline of allowances (each window once, with the " +
+			"reasons it applies to), nodes expiring within 7 days, and which nodes the change drifts. The same allowances and " +
+			"timeline as numbers are the `aks_nap_disruption_preview` data source's."}
 	attrs["status"] = rschema.SingleNestedAttribute{Computed: true, MarkdownDescription: "The pool's live nodes, refreshed on every read.",
 		Attributes: map[string]rschema.Attribute{
 			"nodes":      rschema.Int64Attribute{Computed: true, MarkdownDescription: "Nodes in the pool."},
@@ -180,10 +117,10 @@ func (r *nodePoolResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 		},
 	}
 	resp.Schema = rschema.Schema{
-		// Version 0. A change of the state's shape bumps it and adds a
-		// resource.ResourceWithUpgradeState whose upgrader decodes the old
-		// shape with its own model and encodes nodePoolModel.
-		Version: 0,
+		// Version 1: the compact preview. A change of the state's shape bumps
+		// it and adds an upgrader (UpgradeState) that decodes the old shape
+		// with its own model and encodes nodePoolModel.
+		Version: 1,
 		MarkdownDescription: "A Karpenter `NodePool` (`karpenter.sh/v1`) run by AKS Node Auto Provisioning. Validates what Karpenter and " +
 			"AKS would reject — including cron schedules Kubernetes admits but Karpenter then fails on, blocking all disruption — and " +
 			"shows at plan when the disruption budgets allow node churn, which nodes expire, and how many nodes a change drifts.",
@@ -269,32 +206,65 @@ func newNodePoolPreviewDoc(before *nodepool.NodePool, after nodepool.NodePool, n
 	d.EvaluatedAt = now.UTC().Format(time.RFC3339)
 	d.Defaults.ExpireAfter = deref(np.Template.ExpireAfter)
 	d.Defaults.ConsolidationPolicy = deref(np.Disruption.ConsolidationPolicy)
-	d.Defaults.Budgets = np.Disruption.Budgets
+	d.Defaults.Budgets = describeBudgets(np.Disruption.Budgets)
 	total, disrupting := nodepool.CountNodes(nodes)
 	d.Nodes.Total, d.Nodes.Disrupting = total, disrupting
-	d.disruptionPreviewDoc = newDisruptionPreviewDoc(np.Disruption.Budgets, total, disrupting, now, previewSpan)
-	d.Expiring = []expiryDoc{}
+	d.AllowedNow = map[string]string{}
+	for r, a := range nodepool.AllowedDisruptionsByReason(np.Disruption.Budgets, total, disrupting, now) {
+		d.AllowedNow[string(r)] = a.String()
+	}
+	d.Timeline, d.NextAllowed = reviewTimeline(nodepool.Timeline(np.Disruption.Budgets, total, disrupting, now, previewSpan))
+	d.Expiring = map[string]string{}
 	for _, e := range np.Expiring(nodes, now, previewSpan) {
-		d.Expiring = append(d.Expiring, expiryDoc{Node: e.Node.Name, At: e.At.UTC().Format(time.RFC3339), Overdue: e.Overdue})
+		d.Expiring[e.Node.Name] = expiryLine(e.At, e.Overdue)
 	}
 	if before == nil {
 		return d
 	}
 	dr := nodepool.Drift(*before, after, nodes)
-	drift := &driftDoc{Drifted: dr.Drifted, Total: dr.Total, Summary: dr.Summary, Nodes: []driftedNodeDoc{}}
+	drift := &driftDoc{Drifted: dr.Drifted, Summary: dr.Summary, Nodes: map[string]string{}}
 	for _, n := range dr.Nodes {
 		if n.Drifted {
-			drift.Nodes = append(drift.Nodes, driftedNodeDoc{Name: n.Node.Name, Reasons: n.Reasons})
+			drift.Nodes[n.Node.Name] = strings.Join(n.Reasons, "; ")
 		}
 	}
-	rep := nodepool.ReplacementEstimate(dr.Drifted, np.Disruption.Budgets, total, now)
-	drift.Replacement.PerPass, drift.Replacement.Passes, drift.Replacement.Unlimited, drift.Replacement.Blocked = rep.PerPass, rep.Passes, rep.Unlimited, rep.Blocked
-	drift.Replacement.Message = rep.Message
-	if !rep.StartsAt.IsZero() {
-		drift.Replacement.StartsAt = rep.StartsAt.UTC().Format(time.RFC3339)
-	}
+	drift.Replacement = nodepool.ReplacementEstimate(dr.Drifted, np.Disruption.Budgets, total, now).Message
 	d.Drift = drift
 	return d
+}
+
+// describeBudgets is one line per budget, numbered from 1 as the timeline
+// refers to them.
+func describeBudgets(budgets []nodepool.Budget) []string {
+	out := make([]string, len(budgets))
+	for i, b := range budgets {
+		out[i] = nodepool.DescribeBudget(i, b)
+	}
+	return out
+}
+
+// reviewTimeline is the reviewer's view of a timeline: each window once with
+// the reasons it applies to, and when each reason blocked at its start is
+// next allowed to disrupt.
+func reviewTimeline(tl map[nodepool.Reason][]nodepool.Interval) (windows []string, next map[string]string) {
+	windows = []string{}
+	for _, w := range nodepool.MergeReasons(tl) {
+		windows = append(windows, w.String())
+	}
+	next = map[string]string{}
+	for r, n := range nodepool.NextAllowed(tl) {
+		next[string(r)] = n.String()
+	}
+	return windows, next
+}
+
+// expiryLine is when a node expires (RFC 3339), marked when already past.
+func expiryLine(at time.Time, overdue bool) string {
+	s := at.UTC().Format(time.RFC3339)
+	if overdue {
+		s += " (overdue)"
+	}
+	return s
 }
 
 func deref(s *string) string {

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 )
 
 const npAddr = "aks_nap_nodepool.test"
@@ -46,15 +47,24 @@ func TestAccNodePool_lifecycle(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "nodes", "total"), knownvalue.Int64Exact(3)),
 					// Saturday noon: the weekday budget is inactive; 10% of 3 rounds up to 1.
-					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "allowed_now", 1, "reason"), knownvalue.StringExact("Drifted")),
-					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "allowed_now", 1, "allowed"), knownvalue.Int64Exact(1)),
+					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "allowed_now"), knownvalue.MapExact(map[string]knownvalue.Check{
+						"Empty":         knownvalue.StringExact("1 (budget #1)"),
+						"Drifted":       knownvalue.StringExact("1 (budget #1)"),
+						"Underutilized": knownvalue.StringExact("1 (budget #1)"),
+					})),
+					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "next_allowed"), knownvalue.MapSizeExact(0)), // nothing blocked now
 					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "defaults", "expire_after"), knownvalue.StringExact("720h")),
 					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "defaults", "consolidation_policy"), knownvalue.StringExact("WhenEmptyOrUnderutilized")),
-					// Monday 09:00–17:00 UTC the weekday budget blocks disruption.
-					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "timeline", 1, "description"), knownvalue.StringExact("Mon 09:00–17:00 UTC: 0 (budget #2)")),
+					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "defaults", "budgets"), listOf(
+						"#1: 10% · always · all reasons", `#2: 0 · schedule "0 9 * * 1-5" for 8h · all reasons`)),
+					// Monday 09:00–17:00 UTC the weekday budget blocks disruption, for every reason: one line.
+					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "timeline", 0), knownvalue.StringExact("Sat 12:00–Mon 09:00 UTC · Empty, Drifted, Underutilized: 1 (budget #1)")),
+					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "timeline", 1), knownvalue.StringExact("Mon 09:00–17:00 UTC · Empty, Drifted, Underutilized: 0 (budget #2)")),
+					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "timeline"), knownvalue.ListSizeExact(11)), // 5 weekday windows and 6 between
 					// The 700h-old node expires at 720h, within 7 days.
-					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "expiring"), knownvalue.ListSizeExact(1)),
-					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "expiring", 0, "node"), knownvalue.StringExact("aks-default-b3n8r")),
+					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "expiring"), knownvalue.MapExact(map[string]knownvalue.Check{
+						"aks-default-b3n8r": knownvalue.StringExact("2026-11-22T08:00:00Z"),
+					})),
 					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "drift"), knownvalue.Null()),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
@@ -68,7 +78,11 @@ func TestAccNodePool_lifecycle(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(npAddr, plancheck.ResourceActionUpdate),
 					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "drift", "drifted"), knownvalue.Int64Exact(0)),
-					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "allowed_now", 0, "allowed"), knownvalue.Int64Exact(2)),
+					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "drift", "nodes"), knownvalue.MapSizeExact(0)),
+					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "drift", "replacement"), knownvalue.StringExact("no drifted node to replace")),
+					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "allowed_now", "Empty"), knownvalue.StringExact("2 (budget #1)")),
+					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "timeline"), listOf(
+						"Sat 2026-11-21 12:00–Sat 2026-11-28 12:00 UTC · Empty, Drifted, Underutilized: 2 (budget #1)")),
 				}},
 			},
 			{
@@ -76,9 +90,13 @@ func TestAccNodePool_lifecycle(t *testing.T) {
 				Config: cfg + nodePoolConfig(`team = "payments"`, `{ nodes = "2" }`),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "drift", "drifted"), knownvalue.Int64Exact(3)),
-					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "drift", "nodes", 0, "reasons"), knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("template.labels")})),
-					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "drift", "replacement", "per_pass"), knownvalue.Int64Exact(2)),
-					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "drift", "replacement", "passes"), knownvalue.Int64Exact(2)),
+					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "drift", "summary"), knownvalue.StringExact("3 of 3 node(s) drift: template.labels changed (drifts every node)")),
+					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "drift", "nodes"), knownvalue.MapExact(map[string]knownvalue.Check{
+						"aks-default-7xk2p": knownvalue.StringExact("template.labels"),
+						"aks-default-9qw4m": knownvalue.StringExact("template.labels"),
+						"aks-default-b3n8r": knownvalue.StringExact("template.labels"),
+					})),
+					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "drift", "replacement"), knownvalue.StringExact("3 drifted node(s): 2 per pass (budget #1), 2 pass(es), starting now")),
 				}},
 			},
 			{
@@ -90,6 +108,61 @@ func TestAccNodePool_lifecycle(t *testing.T) {
 				ImportStateVerifyIgnore: []string{"preview.drift"},
 			},
 		},
+	})
+}
+
+// blockedBudgets allow 2 at all times, block Empty over the weekend and
+// Drifted at all times: on the test clock (Saturday noon) Empty and Drifted
+// are blocked.
+const blockedBudgets = `{ nodes = "2" },
+      { nodes = "0", schedule = "0 0 * * 6", duration = "48h", reasons = ["Empty"] },
+      { nodes = "0", reasons = ["Drifted"] }`
+
+// blockedPreview is what the preview of nodePoolConfig with blockedBudgets
+// says, by attribute.
+var blockedPreview = []struct {
+	path  tfjsonpath.Path
+	check knownvalue.Check
+}{
+	{attrPath("preview", "allowed_now"), knownvalue.MapExact(map[string]knownvalue.Check{
+		"Empty":         knownvalue.StringExact("0 (budget #2)"),
+		"Drifted":       knownvalue.StringExact("0 (budget #3)"),
+		"Underutilized": knownvalue.StringExact("2 (budget #1)"),
+	})},
+	{attrPath("preview", "next_allowed"), knownvalue.MapExact(map[string]knownvalue.Check{
+		"Empty":   knownvalue.StringExact("2026-11-23T00:00:00Z: 2 (budget #1)"),
+		"Drifted": knownvalue.StringExact("not before 2026-11-28T12:00:00Z (blocked for the whole timeline)"),
+	})},
+	// Windows the reasons share are printed once, the others once per reason.
+	{attrPath("preview", "timeline"), listOf(
+		"Sat 12:00–Mon 00:00 UTC · Empty: 0 (budget #2)",
+		"Sat 2026-11-21 12:00–Sat 2026-11-28 12:00 UTC · Drifted: 0 (budget #3)",
+		"Sat 2026-11-21 12:00–Sat 2026-11-28 12:00 UTC · Underutilized: 2 (budget #1)",
+		"Mon 00:00–Sat 00:00 UTC · Empty: 2 (budget #1)",
+		"Sat 00:00–12:00 UTC · Empty: 0 (budget #2)",
+	)},
+	{attrPath("preview", "defaults", "budgets"), listOf(
+		"#1: 2 · always · all reasons",
+		`#2: 0 · schedule "0 0 * * 6" for 48h · Empty`,
+		"#3: 0 · always · Drifted",
+	)},
+	{attrPath("preview", "expiring"), knownvalue.MapExact(map[string]knownvalue.Check{
+		"aks-default-b3n8r": knownvalue.StringExact("2026-11-22T08:00:00Z"),
+	})},
+}
+
+// Reasons blocked now say when they are next allowed.
+func TestAccNodePool_nextAllowed(t *testing.T) {
+	var checks []plancheck.PlanCheck
+	for _, c := range blockedPreview {
+		checks = append(checks, plancheck.ExpectKnownValue(npAddr, c.path, c.check))
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviders,
+		Steps: []resource.TestStep{{
+			Config:           providerConfig(t, "") + nodePoolConfig(`team = "web"`, blockedBudgets),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: checks},
+		}},
 	})
 }
 
@@ -220,7 +293,7 @@ func TestAccNodePool_admittedLikeKarpenter(t *testing.T) {
 		// {consolidateAfter: 0s}, then budgets and consolidationPolicy inside it.
 		{issue9Pool("", ""), []plancheck.PlanCheck{
 			plancheck.ExpectKnownValue(npAddr, attrPath("preview", "defaults", "consolidation_policy"), knownvalue.StringExact("WhenEmptyOrUnderutilized")),
-			plancheck.ExpectKnownValue(npAddr, attrPath("preview", "defaults", "budgets", 0, "nodes"), knownvalue.StringExact("10%")),
+			plancheck.ExpectKnownValue(npAddr, attrPath("preview", "defaults", "budgets"), listOf("#1: 10% · always · all reasons")),
 		}},
 		// Item 10 — an empty limits key (the CRD's limits admit any key) and a taint value
 		// with a prefix (the CRD's pattern and Karpenter's IsQualifiedName admit it).

@@ -81,37 +81,3 @@ func requiredIn(a dschema.Attribute) dschema.Attribute {
 	}
 	panic(fmt.Sprintf("schema: requiredIn does not handle %T", a))
 }
-
-// computedTree marks a resource attribute tree computed: the outputs a data
-// source shares with a resource's inputs (a NodePool's budgets resolved with
-// their defaults).
-func computedTree(a rschema.Attribute) rschema.Attribute {
-	switch a := a.(type) {
-	case rschema.StringAttribute:
-		return rschema.StringAttribute{Computed: true, MarkdownDescription: a.MarkdownDescription}
-	case rschema.Int64Attribute:
-		return rschema.Int64Attribute{Computed: true, MarkdownDescription: a.MarkdownDescription}
-	case rschema.NumberAttribute:
-		return rschema.NumberAttribute{Computed: true, MarkdownDescription: a.MarkdownDescription}
-	case rschema.BoolAttribute:
-		return rschema.BoolAttribute{Computed: true, MarkdownDescription: a.MarkdownDescription}
-	case rschema.ListAttribute:
-		return rschema.ListAttribute{ElementType: a.ElementType, Computed: true, MarkdownDescription: a.MarkdownDescription}
-	case rschema.MapAttribute:
-		return rschema.MapAttribute{ElementType: a.ElementType, Computed: true, MarkdownDescription: a.MarkdownDescription}
-	case rschema.SingleNestedAttribute:
-		return rschema.SingleNestedAttribute{Computed: true, MarkdownDescription: a.MarkdownDescription, Attributes: computedAttrs(a.Attributes)}
-	case rschema.ListNestedAttribute:
-		return rschema.ListNestedAttribute{Computed: true, MarkdownDescription: a.MarkdownDescription,
-			NestedObject: rschema.NestedAttributeObject{Attributes: computedAttrs(a.NestedObject.Attributes)}}
-	}
-	panic(fmt.Sprintf("schema: computedTree does not handle %T", a))
-}
-
-func computedAttrs(in map[string]rschema.Attribute) map[string]rschema.Attribute {
-	out := make(map[string]rschema.Attribute, len(in))
-	for k, a := range in {
-		out[k] = computedTree(a)
-	}
-	return out
-}

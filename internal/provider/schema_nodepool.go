@@ -97,8 +97,62 @@ func nodePoolSpecAttrs() map[string]rschema.Attribute {
 	}
 }
 
-// disruptionPreviewAttrs are the preview building blocks shared by the
-// resource and the data source.
+// nodePoolPreviewAttrs are aks_nap_nodepool's preview (nodePoolPreviewDoc):
+// what a reviewer reads in the plan, one line per fact.
+func nodePoolPreviewAttrs() map[string]rschema.Attribute {
+	str := func(desc string) rschema.StringAttribute {
+		return rschema.StringAttribute{Computed: true, MarkdownDescription: desc}
+	}
+	strMap := func(desc string) rschema.MapAttribute {
+		return rschema.MapAttribute{ElementType: types.StringType, Computed: true, MarkdownDescription: desc}
+	}
+	return map[string]rschema.Attribute{
+		"evaluated_at": str("The instant the preview describes: the start of the UTC hour in which it was planned (Terraform plans " +
+			"again while applying and needs the same answer, so a plan applied in a later hour must be planned again)."),
+		"defaults": rschema.SingleNestedAttribute{Computed: true, MarkdownDescription: "The spec with Kubernetes' defaults applied.",
+			Attributes: map[string]rschema.Attribute{
+				"expire_after":         str("Node lifetime."),
+				"consolidation_policy": str("Consolidation policy."),
+				"budgets": rschema.ListAttribute{ElementType: types.StringType, Computed: true, MarkdownDescription: "The disruption " +
+					"budgets in force, one line each, numbered from 1 as the timeline refers to them: nodes, when the budget is " +
+					"active and the reasons it limits, e.g. `#2: 0 · schedule \"0 9 * * 1-5\" for 8h · all reasons`."},
+			},
+		},
+		"nodes": rschema.SingleNestedAttribute{Computed: true, MarkdownDescription: "The pool's current nodes.",
+			Attributes: map[string]rschema.Attribute{
+				"total":      rschema.Int64Attribute{Computed: true, MarkdownDescription: "Nodes in the pool."},
+				"disrupting": rschema.Int64Attribute{Computed: true, MarkdownDescription: "Nodes not Ready or being deleted (they use up the budgets)."},
+			},
+		},
+		"allowed_now": strMap("Allowed disruptions at `evaluated_at` by reason (`Empty`, `Drifted`, `Underutilized`): the minimum " +
+			"over the active budgets, minus nodes already disrupting, and the budgets that set it, e.g. `1 (budget #1)`, " +
+			"`unlimited (no active budget)` or `0 (fail closed: a budget is invalid)`."),
+		"next_allowed": strMap("For each reason allowed no disruption at `evaluated_at`: when it is next allowed within the " +
+			"timeline (RFC 3339) and how many nodes then, e.g. `2026-11-23T17:00:00Z: 1 (budget #1)`, or " +
+			"`not before 2026-11-28T12:00:00Z (blocked for the whole timeline)`. Empty when no reason is blocked."),
+		"timeline": rschema.ListAttribute{ElementType: types.StringType, Computed: true, MarkdownDescription: "The next 7 days " +
+			"(UTC), one line per window over which an allowance is constant, sorted by start: its span, the reasons it applies " +
+			"to, and the allowance with the budgets that set it, e.g. `Mon 09:00–17:00 UTC · Empty, Drifted, Underutilized: 0 " +
+			"(budget #2)`. Reasons share a line when their window and allowance (number and budgets) are the same; each " +
+			"reason's windows cover the 7 days without gaps."},
+		"expiring": strMap("Existing nodes that expire in the next 7 days, by node name: when (RFC 3339), marked `(overdue)` when " +
+			"already past. Expiry is forceful: budgets do not delay it."),
+		"drift": rschema.SingleNestedAttribute{Computed: true,
+			MarkdownDescription: "What this change does to existing nodes; null when the pool is created or imported.",
+			Attributes: map[string]rschema.Attribute{
+				"drifted": rschema.Int64Attribute{Computed: true, MarkdownDescription: "Nodes that drift and will be replaced."},
+				"summary": str("One-line explanation, e.g. `3 of 3 node(s) drift: template.labels changed (drifts every node)`."),
+				"nodes": strMap("The drifted nodes by name, each with why: the changed fields (e.g. `template.labels`) or the " +
+					"requirement that excludes the node, separated by `; `."),
+				"replacement": str("How replacing the drifted nodes proceeds at the pace the Drifted budgets allow: nodes per pass " +
+					"and the budgets that set it, passes, and when it starts — or that the budgets block it for the next 7 days."),
+			},
+		},
+	}
+}
+
+// disruptionPreviewAttrs are the data source's structured allowances and
+// timeline.
 func disruptionPreviewAttrs() map[string]rschema.Attribute {
 	return map[string]rschema.Attribute{
 		"allowed_now": rschema.ListNestedAttribute{Computed: true, MarkdownDescription: "Allowed disruptions now, per reason (the " +
@@ -113,18 +167,34 @@ func disruptionPreviewAttrs() map[string]rschema.Attribute {
 		},
 		"timeline": rschema.ListNestedAttribute{Computed: true, MarkdownDescription: "The next 7 days (UTC): intervals over which " +
 			"each reason's allowance is constant, merged and sorted.",
-			NestedObject: rschema.NestedAttributeObject{Attributes: map[string]rschema.Attribute{
-				"reason":    rschema.StringAttribute{Computed: true, MarkdownDescription: "`Empty`, `Drifted` or `Underutilized`."},
-				"start":     rschema.StringAttribute{Computed: true, MarkdownDescription: "Start of the interval, inclusive (RFC 3339)."},
-				"end":       rschema.StringAttribute{Computed: true, MarkdownDescription: "End of the interval, exclusive (RFC 3339)."},
-				"allowed":   rschema.Int64Attribute{Computed: true, MarkdownDescription: "Nodes that may be disrupted; null when unlimited."},
-				"unlimited": rschema.BoolAttribute{Computed: true, MarkdownDescription: "Whether no active budget limits the reason in the interval."},
-				"budget_indexes": rschema.ListAttribute{ElementType: types.Int64Type, Computed: true,
-					MarkdownDescription: "Indexes of the budgets that set the allowance (0-based)."},
-				"description": rschema.StringAttribute{Computed: true,
-					MarkdownDescription: "E.g. `Mon 09:00–17:00 UTC: 0 (budget #2)` (budgets numbered from 1)."},
-			}},
+			NestedObject: rschema.NestedAttributeObject{Attributes: spanAttrs("interval", "the reason",
+				"reason", rschema.StringAttribute{Computed: true, MarkdownDescription: "`Empty`, `Drifted` or `Underutilized`."},
+				"`Mon 09:00–17:00 UTC: 0 (budget #2)`")},
 		},
+		"windows": rschema.ListNestedAttribute{Computed: true, MarkdownDescription: "The timeline with each window once: the " +
+			"intervals of `timeline` whose start, end and allowance (number and budgets) are the same for several reasons " +
+			"become one window naming them, sorted by start (what `aks_nap_nodepool`'s preview shows).",
+			NestedObject: rschema.NestedAttributeObject{Attributes: spanAttrs("window", "these reasons",
+				"reasons", rschema.ListAttribute{ElementType: types.StringType, Computed: true,
+					MarkdownDescription: "The reasons the window applies to, in Karpenter's order (`Empty`, `Drifted`, `Underutilized`)."},
+				"`Mon 09:00–17:00 UTC · Empty, Drifted: 0 (budget #2)`")},
+		},
+	}
+}
+
+// spanAttrs are the attributes of a spanDoc (an interval or a window, of
+// what, with an example description), and the attribute that says which
+// reasons it is of.
+func spanAttrs(what, of, reasonsName string, reasons rschema.Attribute, example string) map[string]rschema.Attribute {
+	return map[string]rschema.Attribute{
+		reasonsName: reasons,
+		"start":     rschema.StringAttribute{Computed: true, MarkdownDescription: "Start of the " + what + ", inclusive (RFC 3339)."},
+		"end":       rschema.StringAttribute{Computed: true, MarkdownDescription: "End of the " + what + ", exclusive (RFC 3339)."},
+		"allowed":   rschema.Int64Attribute{Computed: true, MarkdownDescription: "Nodes that may be disrupted; null when unlimited."},
+		"unlimited": rschema.BoolAttribute{Computed: true, MarkdownDescription: "Whether no active budget limits " + of + " in the " + what + "."},
+		"budget_indexes": rschema.ListAttribute{ElementType: types.Int64Type, Computed: true,
+			MarkdownDescription: "Indexes of the budgets that set the allowance (0-based)."},
+		"description": rschema.StringAttribute{Computed: true, MarkdownDescription: "E.g. " + example + " (budgets numbered from 1)."},
 	}
 }
 
@@ -135,8 +205,9 @@ type allowanceDoc struct {
 	BudgetIndexes []int  `json:"budget_indexes"`
 }
 
-type intervalDoc struct {
-	Reason        string `json:"reason"`
+// spanDoc is a span of constant allowance: an interval of one reason's
+// timeline, or a window shared by reasons.
+type spanDoc struct {
 	Start         string `json:"start"`
 	End           string `json:"end"`
 	Allowed       *int   `json:"allowed"`
@@ -145,9 +216,34 @@ type intervalDoc struct {
 	Description   string `json:"description"`
 }
 
+func newSpanDoc(iv nodepool.Interval, description string) spanDoc {
+	return spanDoc{Start: iv.Start.UTC().Format(time.RFC3339), End: iv.End.UTC().Format(time.RFC3339), Allowed: limitedAllowance(iv),
+		Unlimited: iv.Unlimited, BudgetIndexes: nonNilInts(iv.Budgets), Description: description}
+}
+
+type intervalDoc struct {
+	Reason string `json:"reason"`
+	spanDoc
+}
+
+type windowDoc struct {
+	Reasons []string `json:"reasons"`
+	spanDoc
+}
+
+type nextAllowanceDoc struct {
+	At            string `json:"at"`
+	Allowed       *int   `json:"allowed"`
+	Unlimited     bool   `json:"unlimited"`
+	BudgetIndexes []int  `json:"budget_indexes"`
+	Description   string `json:"description"`
+}
+
 type disruptionPreviewDoc struct {
-	AllowedNow []allowanceDoc `json:"allowed_now"`
-	Timeline   []intervalDoc  `json:"timeline"`
+	AllowedNow  []allowanceDoc              `json:"allowed_now"`
+	Timeline    []intervalDoc               `json:"timeline"`
+	Windows     []windowDoc                 `json:"windows"`
+	NextAllowed map[string]nextAllowanceDoc `json:"next_allowed"`
 }
 
 // previewSpan is how far the timeline and the expiry preview look ahead.
@@ -169,16 +265,37 @@ func newDisruptionPreviewDoc(budgets []nodepool.Budget, total, disrupting int, n
 	tl := nodepool.Timeline(budgets, total, disrupting, now, span)
 	for _, r := range nodepool.Reasons {
 		for _, iv := range tl[r] {
-			doc := intervalDoc{Reason: string(r), Start: iv.Start.UTC().Format(time.RFC3339), End: iv.End.UTC().Format(time.RFC3339),
-				Unlimited: iv.Unlimited, BudgetIndexes: nonNilInts(iv.Budgets), Description: iv.String()}
-			if !iv.Unlimited {
-				allowed := iv.Allowed
-				doc.Allowed = &allowed
-			}
-			d.Timeline = append(d.Timeline, doc)
+			d.Timeline = append(d.Timeline, intervalDoc{Reason: string(r), spanDoc: newSpanDoc(iv, iv.String())})
 		}
 	}
+	d.Windows = []windowDoc{}
+	for _, w := range nodepool.MergeReasons(tl) {
+		doc := windowDoc{Reasons: []string{}, spanDoc: newSpanDoc(w.Interval, w.String())}
+		for _, r := range w.Reasons {
+			doc.Reasons = append(doc.Reasons, string(r))
+		}
+		d.Windows = append(d.Windows, doc)
+	}
+	d.NextAllowed = map[string]nextAllowanceDoc{}
+	for r, n := range nodepool.NextAllowed(tl) {
+		doc := nextAllowanceDoc{BudgetIndexes: []int{}, Description: n.String()}
+		if n.Found {
+			doc.At = n.At.UTC().Format(time.RFC3339)
+			doc.Allowed, doc.Unlimited, doc.BudgetIndexes = limitedAllowance(n.Interval), n.Interval.Unlimited, nonNilInts(n.Interval.Budgets)
+		}
+		d.NextAllowed[string(r)] = doc
+	}
 	return d
+}
+
+// limitedAllowance is an interval's allowance as the data source gives it:
+// null when unlimited.
+func limitedAllowance(iv nodepool.Interval) *int {
+	if iv.Unlimited {
+		return nil
+	}
+	allowed := iv.Allowed
+	return &allowed
 }
 
 func nonNilInts(is []int) []int {

@@ -16,6 +16,16 @@ output "allowed_now" {
   value = { for a in data.aks_nap_disruption_preview.design.allowed_now : a.reason => a.unlimited ? "unlimited" : tostring(a.allowed) }
 }
 
+# Each window once, with the reasons it applies to; and, for a reason blocked
+# at `from`, when it is next allowed (here: 00:10, when the daily window ends).
+output "windows" {
+  value = [for w in data.aks_nap_disruption_preview.design.windows : w.description]
+}
+
+output "next_allowed" {
+  value = { for reason, n in data.aks_nap_disruption_preview.design.next_allowed : reason => n.at }
+}
+
 # The "weekend only" design does not do what it says: the unscheduled "0"
 # budget is always active, and budgets only ever restrict.
 data "aks_nap_disruption_preview" "weekend_only" {

@@ -33,7 +33,12 @@ resource "aks_nap_nodepool" "general" {
   }
 }
 
-# When may nodes be disrupted this week, and which nodes expire?
+# When may nodes be disrupted this week (one line per window, with the reasons
+# it applies to), and which nodes expire?
 output "disruption_timeline" {
-  value = [for i in aks_nap_nodepool.general.preview.timeline : "${i.reason}: ${i.description}"]
+  value = aks_nap_nodepool.general.preview.timeline
+}
+
+output "expiring" {
+  value = aks_nap_nodepool.general.preview.expiring
 }

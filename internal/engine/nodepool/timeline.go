@@ -31,16 +31,20 @@ type Interval struct {
 // Budget numbers are 1-based, matching the order in which budgets are
 // written.
 func (iv Interval) String() string {
-	var what string
+	return formatRange(iv.Start, iv.End) + ": " + iv.Verdict()
+}
+
+// Verdict renders the interval's allowance without its span, e.g.
+// "0 (budget #2)", "unlimited (no active budget)" or
+// "0 (fail closed: budget #1 cannot be evaluated)".
+func (iv Interval) Verdict() string {
 	switch {
 	case iv.FailedClosed:
-		what = fmt.Sprintf("0 (fail closed: %s cannot be evaluated)", budgetRefs(iv.Budgets))
+		return fmt.Sprintf("0 (fail closed: %s cannot be evaluated)", budgetRefs(iv.Budgets))
 	case iv.Unlimited:
-		what = "unlimited (no active budget)"
-	default:
-		what = fmt.Sprintf("%d (%s)", iv.Allowed, budgetRefs(iv.Budgets))
+		return "unlimited (no active budget)"
 	}
-	return formatRange(iv.Start, iv.End) + ": " + what
+	return fmt.Sprintf("%d (%s)", iv.Allowed, budgetRefs(iv.Budgets))
 }
 
 // formatRange renders [start, end) with weekdays, e.g. "Mon 09:00–17:00 UTC"

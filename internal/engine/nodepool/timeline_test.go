@@ -10,13 +10,7 @@ import (
 
 const week = 7 * 24 * time.Hour
 
-func intervalStrings(ivs []Interval) []string {
-	out := make([]string, len(ivs))
-	for i, iv := range ivs {
-		out[i] = iv.String()
-	}
-	return out
-}
+func intervalStrings(ivs []Interval) []string { return stringsOf(ivs) }
 
 func TestTimelineSeedExamples(t *testing.T) {
 	tests := []struct {
@@ -208,6 +202,7 @@ func checkTimeline(t *testing.T, budgets []Budget, total, disrupting int, from t
 			}
 		}
 	}
+	checkReviewerViews(t, tl)
 }
 
 func TestTimelineHorizonEdgeCase(t *testing.T) {
