@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"errors"
-	"sort"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -386,14 +385,8 @@ func nonNilMap(m map[string]string) map[string]string {
 
 func quantityMap(m map[string]resource.Quantity) map[string]string {
 	out := make(map[string]string, len(m))
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		q := m[k]
-		out[k] = q.String()
+	for k, q := range m {
+		out[k] = fleet.FormatQuantity(q)
 	}
 	return out
 }

@@ -112,19 +112,22 @@ func (w *MaintenanceWindow) Validate() field.Errors {
 	if w.DurationHours < 4 || w.DurationHours > 24 {
 		errs = append(errs, field.Errorf(field.Root("duration_hours"), "AKS requires a window of at least 4 hours.", "must be between 4 and 24, got %d", w.DurationHours))
 	}
-	date := func(p field.Path, v string) {
-		if _, err := time.Parse(time.DateOnly, v); err != nil {
+	// A date is YYYY-MM-DD as written: Go also reads "+202-01-02" as the
+	// year 202. Dates in that form compare as strings.
+	date := func(p field.Path, v string) bool {
+		if t, err := time.Parse(time.DateOnly, v); err != nil || t.Format(time.DateOnly) != v {
 			errs = append(errs, field.Errorf(p, "Write dates as YYYY-MM-DD.", "%q is not a date", v))
+			return false
 		}
+		return true
 	}
 	if w.StartDate != "" {
 		date(field.Root("start_date"), w.StartDate)
 	}
 	for i, d := range w.NotAllowed {
 		p := field.Root("not_allowed_dates").Index(i)
-		date(p.Child("start"), d.Start)
-		date(p.Child("end"), d.End)
-		if d.End < d.Start {
+		start, end := date(p.Child("start"), d.Start), date(p.Child("end"), d.End)
+		if start && end && d.End < d.Start {
 			errs = append(errs, field.Errorf(p.Child("end"), "", "ends (%s) before it starts (%s)", d.End, d.Start))
 		}
 	}

@@ -3,6 +3,7 @@ package fleet
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -74,11 +75,65 @@ func (c *Cluster) Property(name string) (q resource.Quantity, found bool, err er
 	if !found {
 		return resource.Quantity{}, false, nil
 	}
-	q, err = resource.ParseQuantity(v)
-	if err != nil {
+	q, ok := ParseQuantity(v)
+	if !ok {
 		return resource.Quantity{}, true, fmt.Errorf("cluster %q: property %q has value %q, which is not a quantity", c.Name, name, v)
 	}
 	return q, true, nil
+}
+
+// Bounds of the quantities the engines read: a decimal exponent (the n of
+// 1en) within ±MaxQuantityExponent, and at most MaxQuantityLength
+// characters.
+const (
+	MaxQuantityExponent = 1000
+	MaxQuantityLength   = 1000
+)
+
+// ParseQuantity reads a quantity as Kubernetes does (resource.ParseQuantity),
+// within the bounds above. apimachinery reads 1e-999999999 for seconds, and
+// reads 1e999999999 (or 1e9999999999, whose exponent it wraps to 32 bits) at
+// once but then compares it with another quantity by computing a power of
+// ten with that many digits: a plan would hang, as would Fleet's scheduler.
+// No cluster property comes near the bounds.
+func ParseQuantity(s string) (resource.Quantity, bool) {
+	if len(s) > MaxQuantityLength || exponentBeyondBounds(s) {
+		return resource.Quantity{}, false
+	}
+	q, err := resource.ParseQuantity(s)
+	return q, err == nil
+}
+
+// exponentBeyondBounds finds the decimal exponent of s as apimachinery does
+// (the suffix after the sign, the digits and a fraction; "e" or "E" and an
+// integer) and tells whether it is beyond ±MaxQuantityExponent.
+func exponentBeyondBounds(s string) bool {
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		s = s[1:]
+	}
+	rest := strings.TrimLeft(s, "0123456789")
+	if r, ok := strings.CutPrefix(rest, "."); ok {
+		rest = strings.TrimLeft(r, "0123456789")
+	}
+	if len(rest) < 2 || (rest[0] != 'e' && rest[0] != 'E') {
+		return false
+	}
+	n, err := strconv.ParseInt(rest[1:], 10, 64)
+	return err == nil && (n > MaxQuantityExponent || n < -MaxQuantityExponent)
+}
+
+// FormatQuantity writes q as Kubernetes does (q.String()), except where
+// apimachinery's String loses the magnitude: it drops the suffix of values
+// beyond the largest one (1000E prints as "1", kubernetes/kubernetes#141249).
+// Those are written with a decimal exponent, which reads back the same.
+func FormatQuantity(q resource.Quantity) string {
+	e := q.DeepCopy() // before String, which caches its result in q
+	s := q.String()
+	if back, err := resource.ParseQuantity(s); err == nil && back.Cmp(q) == 0 {
+		return s
+	}
+	e.Format = resource.DecimalExponent
+	return e.String()
 }
 
 // ByCapacity returns the usage map of a capacity type (nil for an unknown one).

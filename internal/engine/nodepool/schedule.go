@@ -3,6 +3,7 @@ package nodepool
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -36,25 +37,157 @@ func checkSchedule(s string) (rule, fix string, ok bool) {
 		return fmt.Sprintf("schedule %q is not a cron expression", s), std + ".", false
 	}
 	if _, err := ParseSchedule(s); err != nil {
+		// The messages are ours: robfig/cron's errors name strconv and its
+		// own internals.
 		fields := strings.Fields(trimmed)
 		switch {
 		case strings.HasPrefix(trimmed, "@"):
-			return fmt.Sprintf("schedule %q is not a supported macro (%v)", s, err), std + ".", false
+			return fmt.Sprintf("schedule %q is not a supported macro", s), std + ".", false
 		case len(fields) == 6:
 			return fmt.Sprintf("schedule %q has 6 fields; a seconds field is not supported", s), std + ".", false
 		case len(fields) != 5:
 			return fmt.Sprintf("schedule %q has %d fields, expected 5", s, len(fields)), std + ".", false
-		case strings.Contains(err.Error(), "above maximum (6)"):
+		}
+		pr, found := diagnoseCron(fields)
+		switch {
+		case !found:
+			return fmt.Sprintf("schedule %q is not a valid cron expression", s), std + ".", false
+		case pr.kind == cronOutOfRange && pr.field.name == "day-of-week" && pr.value == 7:
 			return fmt.Sprintf("schedule %q uses day-of-week 7, which Karpenter rejects (Kubernetes admits it, then Karpenter blocks all disruption)", s),
 				"Use 0 (or sun) for Sunday; day-of-week is 0-6 or sun-sat", false
-		case strings.Contains(err.Error(), "beyond end of range"):
-			return fmt.Sprintf("schedule %q has a wrapping range such as sat-sun (%v), which Karpenter rejects (Kubernetes admits it, then Karpenter blocks all disruption)", s, err),
+		case pr.kind == cronWrapping:
+			return fmt.Sprintf("schedule %q has a wrapping range (%q in the %s field), which Karpenter rejects (Kubernetes admits it, then Karpenter blocks all disruption)", s, pr.expr, pr.field.name),
 				"Write a wrapping range as a list, e.g. sat,sun or 6,0", false
-		default:
-			return fmt.Sprintf("schedule %q does not parse: %v", s, err), std + ".", false
+		case pr.kind == cronOutOfRange:
+			return fmt.Sprintf("schedule %q: %d in the %s field (%q) is outside %d-%d", s, pr.value, pr.field.name, pr.expr, pr.field.min, pr.field.max), std + ".", false
+		case pr.kind == cronZeroStep:
+			return fmt.Sprintf("schedule %q: the step of %q in the %s field must be a positive number", s, pr.expr, pr.field.name), std + ".", false
+		case pr.kind == cronBadShape:
+			return fmt.Sprintf("schedule %q: %q in the %s field is not a value, a range (a-b) or a step (*/n, a/n or a-b/n)", s, pr.expr, pr.field.name), std + ".", false
+		default: // cronNotNumber
+			what := fmt.Sprintf("a number from %d to %d", pr.field.min, pr.field.max)
+			if pr.field.example != "" {
+				what += " or a name such as " + pr.field.example
+			}
+			return fmt.Sprintf("schedule %q: %q in the %s field is not %s", s, pr.word, pr.field.name, what), std + ".", false
 		}
 	}
 	return "", "", true
+}
+
+// cronField is a field of a standard cron expression as robfig/cron parses
+// it: its bounds and the names it takes.
+type cronField struct {
+	name     string
+	min, max uint
+	names    map[string]uint
+	example  string
+}
+
+var cronFields = []cronField{
+	{name: "minute", min: 0, max: 59},
+	{name: "hour", min: 0, max: 23},
+	{name: "day-of-month", min: 1, max: 31},
+	{name: "month", min: 1, max: 12, example: "jan", names: map[string]uint{
+		"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12}},
+	{name: "day-of-week", min: 0, max: 6, example: "sun", names: map[string]uint{
+		"sun": 0, "mon": 1, "tue": 2, "wed": 3, "thu": 4, "fri": 5, "sat": 6}},
+}
+
+type cronProblemKind int
+
+const (
+	cronNotNumber  cronProblemKind = iota // a value that is neither a number nor a name
+	cronBadShape                          // more than one '-' or '/'
+	cronZeroStep                          // a step of 0
+	cronOutOfRange                        // a value outside the field's bounds
+	cronWrapping                          // a range whose start is after its end
+)
+
+// cronProblem is the first thing robfig/cron rejects in a schedule.
+type cronProblem struct {
+	kind  cronProblemKind
+	field cronField
+	expr  string // the comma-separated part at fault
+	word  string // the value that is not a number (cronNotNumber)
+	value uint   // the value out of range (cronOutOfRange)
+}
+
+// diagnoseCron finds what robfig/cron rejects in a 5-field schedule, by
+// reading the fields as its getField and getRange do, in the same order.
+func diagnoseCron(fields []string) (cronProblem, bool) {
+	for i, f := range cronFields {
+		for _, expr := range strings.FieldsFunc(fields[i], func(r rune) bool { return r == ',' }) {
+			if pr, bad := diagnoseCronRange(f, expr); bad {
+				return pr, true
+			}
+		}
+	}
+	return cronProblem{}, false
+}
+
+func diagnoseCronRange(f cronField, expr string) (cronProblem, bool) {
+	pr := cronProblem{field: f, expr: expr}
+	number := func(word string, names map[string]uint) (uint, bool) {
+		if n, ok := names[strings.ToLower(word)]; ok {
+			return n, true
+		}
+		n, err := strconv.Atoi(word)
+		if err != nil || n < 0 {
+			pr.kind, pr.word = cronNotNumber, word
+			return 0, false
+		}
+		return uint(n), true
+	}
+	rangeAndStep := strings.Split(expr, "/")
+	lowAndHigh := strings.Split(rangeAndStep[0], "-")
+	var start, end uint
+	var ok bool
+	if lowAndHigh[0] == "*" || lowAndHigh[0] == "?" {
+		start, end = f.min, f.max
+	} else {
+		if start, ok = number(lowAndHigh[0], f.names); !ok {
+			return pr, true
+		}
+		switch len(lowAndHigh) {
+		case 1:
+			end = start
+		case 2:
+			if end, ok = number(lowAndHigh[1], f.names); !ok {
+				return pr, true
+			}
+		default:
+			pr.kind = cronBadShape
+			return pr, true
+		}
+	}
+	step := uint(1)
+	switch len(rangeAndStep) {
+	case 1:
+	case 2:
+		if step, ok = number(rangeAndStep[1], nil); !ok {
+			return pr, true
+		}
+		if len(lowAndHigh) == 1 {
+			end = f.max // "n/step" means n-max/step
+		}
+	default:
+		pr.kind = cronBadShape
+		return pr, true
+	}
+	switch {
+	case start < f.min:
+		pr.kind, pr.value = cronOutOfRange, start
+	case end > f.max:
+		pr.kind, pr.value = cronOutOfRange, end
+	case start > end:
+		pr.kind = cronWrapping
+	case step == 0:
+		pr.kind = cronZeroStep
+	default:
+		return cronProblem{}, false
+	}
+	return pr, true
 }
 
 // budgetDurationPattern is the CRD pattern for budgets[].duration: minutes

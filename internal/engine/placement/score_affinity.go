@@ -223,8 +223,8 @@ func (r propertyReader) read(cl *fleet.Cluster) (resource.Quantity, bool, error)
 		if !ok {
 			return resource.Quantity{}, false, nil
 		}
-		q, err := resource.ParseQuantity(v)
-		if err != nil {
+		q, ok := fleet.ParseQuantity(v)
+		if !ok {
 			return cl.Property(r.name) // the fleet model words the error
 		}
 		return q, true, nil

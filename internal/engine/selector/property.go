@@ -52,7 +52,7 @@ func (s PropertySelector) Validate() field.Errors {
 			errs = append(errs, field.Errorf(p.Child("values"), "Give exactly one value, e.g. values = [\"5\"].", "operator %s takes exactly one value, got %d", e.Operator, len(e.Values)))
 			continue
 		}
-		if _, err := resource.ParseQuantity(e.Values[0]); err != nil {
+		if _, ok := fleet.ParseQuantity(e.Values[0]); !ok {
 			errs = append(errs, field.Errorf(p.Child("values").Index(0), "Use a Kubernetes quantity such as 5, 0.5, 500m or 16Gi.", "%q is not a quantity", e.Values[0]))
 		}
 	}
@@ -144,7 +144,7 @@ func contradictions(exprs []PropertyExpression) field.Errors {
 			}
 		case OpEq:
 			if st.eq.set && st.eq.q.Cmp(q) != 0 {
-				errs = append(errs, field.Errorf(p(i), "Keep one Eq per property.", "property %q cannot equal both %s (expression %d) and %s", e.Name, st.eq.q.String(), st.eq.index, e.Values[0]))
+				errs = append(errs, field.Errorf(p(i), "Keep one Eq per property.", "property %q cannot equal both %s (expression %d) and %s", e.Name, fleet.FormatQuantity(st.eq.q), st.eq.index, e.Values[0]))
 				continue
 			}
 			st.eq = bound{true, q, false, i}
@@ -165,17 +165,17 @@ func contradictions(exprs []PropertyExpression) field.Errors {
 		}
 		for _, i := range st.ne {
 			if ne := resource.MustParse(exprs[i].Values[0]); ne.Cmp(st.eq.q) == 0 {
-				errs = append(errs, field.Errorf(p(i), "Remove one of the two.", "property %q cannot be Eq and Ne %s at once (expression %d)", name, st.eq.q.String(), st.eq.index))
+				errs = append(errs, field.Errorf(p(i), "Remove one of the two.", "property %q cannot be Eq and Ne %s at once (expression %d)", name, fleet.FormatQuantity(st.eq.q), st.eq.index))
 			}
 		}
 		if st.lo.set {
 			if c := st.eq.q.Cmp(st.lo.q); c < 0 || (c == 0 && st.lo.strict) {
-				errs = append(errs, field.Errorf(p(st.eq.index), "", "property %q: Eq %s lies outside the lower bound of expression %d", name, st.eq.q.String(), st.lo.index))
+				errs = append(errs, field.Errorf(p(st.eq.index), "", "property %q: Eq %s lies outside the lower bound of expression %d", name, fleet.FormatQuantity(st.eq.q), st.lo.index))
 			}
 		}
 		if st.hi.set {
 			if c := st.eq.q.Cmp(st.hi.q); c > 0 || (c == 0 && st.hi.strict) {
-				errs = append(errs, field.Errorf(p(st.eq.index), "", "property %q: Eq %s lies outside the upper bound of expression %d", name, st.eq.q.String(), st.hi.index))
+				errs = append(errs, field.Errorf(p(st.eq.index), "", "property %q: Eq %s lies outside the upper bound of expression %d", name, fleet.FormatQuantity(st.eq.q), st.hi.index))
 			}
 		}
 	}

@@ -145,9 +145,10 @@ func (h *Hub) scheduledFleet(ctx context.Context) (*fleet.Fleet, string, error) 
 	return f, h.fleetFP, nil
 }
 
-// loadInventory decodes an inventory document into h.raw. Decoding YAML is by
-// far the slowest step (about half a second for 5,000 clusters), and
-// Terraform starts a new provider process for every command, so the decoded
+// loadInventory decodes an inventory document into h.raw. Decoding is the
+// slowest step of loading (about 60 ms for 5,000 clusters with the fast
+// decoder of inventory_fast.go), and Terraform starts a new provider process
+// for every command, so the decoded
 // document is kept in the state database (snapshot.go) and reused until the
 // file changes, with the time it was first loaded (the epoch node ages count
 // from). Only documents that passed validation are kept.

@@ -119,22 +119,30 @@ type rawWindow struct {
 }
 
 type rawSchedule struct {
-	Daily *struct {
-		IntervalDays int `yaml:"interval_days"`
-	} `yaml:"daily"`
-	Weekly *struct {
-		IntervalWeeks int    `yaml:"interval_weeks"`
-		DayOfWeek     string `yaml:"day_of_week"`
-	} `yaml:"weekly"`
-	AbsoluteMonthly *struct {
-		IntervalMonths int `yaml:"interval_months"`
-		DayOfMonth     int `yaml:"day_of_month"`
-	} `yaml:"absolute_monthly"`
-	RelativeMonthly *struct {
-		IntervalMonths int    `yaml:"interval_months"`
-		WeekIndex      string `yaml:"week_index"`
-		DayOfWeek      string `yaml:"day_of_week"`
-	} `yaml:"relative_monthly"`
+	Daily           *rawDaily           `yaml:"daily"`
+	Weekly          *rawWeekly          `yaml:"weekly"`
+	AbsoluteMonthly *rawAbsoluteMonthly `yaml:"absolute_monthly"`
+	RelativeMonthly *rawRelativeMonthly `yaml:"relative_monthly"`
+}
+
+type rawDaily struct {
+	IntervalDays int `yaml:"interval_days"`
+}
+
+type rawWeekly struct {
+	IntervalWeeks int    `yaml:"interval_weeks"`
+	DayOfWeek     string `yaml:"day_of_week"`
+}
+
+type rawAbsoluteMonthly struct {
+	IntervalMonths int `yaml:"interval_months"`
+	DayOfMonth     int `yaml:"day_of_month"`
+}
+
+type rawRelativeMonthly struct {
+	IntervalMonths int    `yaml:"interval_months"`
+	WeekIndex      string `yaml:"week_index"`
+	DayOfWeek      string `yaml:"day_of_week"`
 }
 
 type rawDateSpan struct {
@@ -242,8 +250,25 @@ func ParseInventory(name string, data []byte, now time.Time) (*fleet.Fleet, erro
 }
 
 // decodeInventory decodes the YAML strictly: unknown fields and wrong types
-// are reported with their line.
+// are reported with their line. The fast decoder (inventory_fast.go) reads
+// the usual shape of an inventory; yaml.v3 reads everything else and reports
+// every error.
 func decodeInventory(name string, data []byte) (*rawInventory, error) {
+	if raw, ok := decodeInventoryFast(data); ok {
+		return raw, nil
+	}
+	return decodeInventoryYAML(name, data)
+}
+
+// decodeInventoryYAML decodes the YAML with yaml.v3, whose panics are
+// errors of the document: yaml.v3 panics on a merge key beside a key that is
+// itself a mapping (`{<<, {}}`).
+func decodeInventoryYAML(name string, data []byte) (_ *rawInventory, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = InventoryError{File: name, Msg: fmt.Sprintf("cannot be decoded (yaml.v3 fails on it: %v)", r)}
+		}
+	}()
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	var raw rawInventory
@@ -348,7 +373,7 @@ func (raw *rawInventory) toFleet(now, epoch time.Time, trusted bool) (*fleet.Fle
 		region := fleet.Region{Name: r.Name}
 		for j, k := range r.KubernetesVersions {
 			kp := p.Child("kubernetes_versions").Index(j)
-			if !kubernetesVersion.MatchString(k.Version) {
+			if !validKubernetesVersion(k.Version) {
 				errs = append(errs, field.Errorf(kp.Child("version"), "Write it as major.minor.patch, e.g. 1.31.2.", "%q is not a Kubernetes version", k.Version))
 			}
 			t, err := instant(k.ReleasedAt)
@@ -385,10 +410,73 @@ func (raw *rawInventory) toFleet(now, epoch time.Time, trusted bool) (*fleet.Fle
 	return f, errs
 }
 
-var (
-	kubernetesVersion = regexp.MustCompile(`^v?\d+\.\d+\.\d+$`)
-	clusterName       = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)
-)
+// validKubernetesVersion matches ^v?\d+\.\d+\.\d+$ (ASCII digits).
+func validKubernetesVersion(s string) bool {
+	s = strings.TrimPrefix(s, "v")
+	for part := 0; part < 3; part++ {
+		n := 0
+		for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+			n++
+		}
+		if n == 0 {
+			return false
+		}
+		s = s[n:]
+		if part < 2 {
+			if s == "" || s[0] != '.' {
+				return false
+			}
+			s = s[1:]
+		}
+	}
+	return s == ""
+}
+
+// validClusterName matches ^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$, a DNS label.
+func validClusterName(s string) bool {
+	if s == "" || len(s) > 63 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+		case c == '-' && i > 0 && i < len(s)-1:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// syntaxCache remembers the label keys and values found valid, which repeat
+// across the clusters of a fleet. One converting goroutine owns it.
+type syntaxCache struct {
+	keys, values map[string]bool
+}
+
+func newSyntaxCache() *syntaxCache {
+	return &syntaxCache{keys: map[string]bool{}, values: map[string]bool{}}
+}
+
+func (sc *syntaxCache) validKey(k string) bool {
+	return remember(sc.keys, k, func() bool { return len(validation.IsQualifiedName(k)) == 0 })
+}
+
+func (sc *syntaxCache) validValue(v string) bool {
+	return remember(sc.values, v, func() bool { return len(validation.IsValidLabelValue(v)) == 0 })
+}
+
+// remember answers valid(s) once for each s found valid.
+func remember(seen map[string]bool, s string, valid func() bool) bool {
+	if seen[s] {
+		return true
+	}
+	if !valid() {
+		return false
+	}
+	seen[s] = true
+	return true
+}
 
 const timeFix = "Use an RFC 3339 instant (2026-11-01T00:00:00Z)"
 
@@ -405,20 +493,20 @@ func instant(s string) (time.Time, error) {
 }
 
 // ago resolves an age (a Go duration before now) or an absolute instant.
-func ago(age, at string, now time.Time, p field.Path, ageName, atName string) (time.Time, field.Errors) {
+func ago(age, at string, now time.Time, p func() field.Path, ageName, atName string) (time.Time, field.Errors) {
 	switch {
 	case age != "" && at != "":
-		return time.Time{}, field.Errors{field.Errorf(p.Child(ageName), "Give either "+ageName+" or "+atName+".", "%s and %s are both set", ageName, atName)}
+		return time.Time{}, field.Errors{field.Errorf(p().Child(ageName), "Give either "+ageName+" or "+atName+".", "%s and %s are both set", ageName, atName)}
 	case age != "":
 		d, err := time.ParseDuration(age)
 		if err != nil || d < 0 {
-			return time.Time{}, field.Errors{field.Errorf(p.Child(ageName), "Use a Go duration such as 30s, 10m or 36h.", "%q is not a duration", age)}
+			return time.Time{}, field.Errors{field.Errorf(p().Child(ageName), "Use a Go duration such as 30s, 10m or 36h.", "%q is not a duration", age)}
 		}
 		return now.Add(-d), nil
 	case at != "":
 		t, err := time.Parse(time.RFC3339, at)
 		if err != nil {
-			return time.Time{}, field.Errors{field.Errorf(p.Child(atName), timeFix+".", "%q is not an RFC 3339 time", at)}
+			return time.Time{}, field.Errors{field.Errorf(p().Child(atName), timeFix+".", "%q is not an RFC 3339 time", at)}
 		}
 		return t.UTC(), nil
 	}
@@ -440,9 +528,10 @@ func (raw *rawInventory) convertClusters(regions map[string]bool, now, epoch tim
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
+			sc := newSyntaxCache()
 			for i := w * n / workers; i < (w+1)*n/workers; i++ {
 				var errs field.Errors
-				out[i], errs = raw.Clusters[i].toCluster(i, regions, now, epoch, trusted)
+				out[i], errs = raw.Clusters[i].toCluster(i, regions, now, epoch, trusted, sc)
 				chunkErrs[w] = append(chunkErrs[w], errs...)
 			}
 		}(w)
@@ -455,9 +544,10 @@ func (raw *rawInventory) convertClusters(regions map[string]bool, now, epoch tim
 	return out, errs
 }
 
-func (rc *rawCluster) toCluster(index int, regions map[string]bool, now, epoch time.Time, trusted bool) (fleet.Cluster, field.Errors) {
+func (rc *rawCluster) toCluster(index int, regions map[string]bool, now, epoch time.Time, trusted bool, sc *syntaxCache) (fleet.Cluster, field.Errors) {
 	var errs field.Errors
-	p := field.Root("clusters").Index(index)
+	// Paths are built only for errors: most clusters have none.
+	p := func() field.Path { return field.Root("clusters").Index(index) }
 	c := fleet.Cluster{
 		Name:              rc.Name,
 		Region:            rc.Region,
@@ -468,14 +558,14 @@ func (rc *rawCluster) toCluster(index int, regions map[string]bool, now, epoch t
 		KubernetesVersion: strings.TrimPrefix(rc.KubernetesVersion, "v"),
 		Failures:          fleet.Failures{Upgrade: rc.Failures.Upgrade},
 	}
-	if !trusted && !clusterName.MatchString(rc.Name) {
-		errs = append(errs, field.Errorf(p.Child("name"), "Use lower-case letters, digits and '-', at most 63 characters.", "%q is not a valid member name", rc.Name))
+	if !trusted && !validClusterName(rc.Name) {
+		errs = append(errs, field.Errorf(p().Child("name"), "Use lower-case letters, digits and '-', at most 63 characters.", "%q is not a valid member name", rc.Name))
 	}
 	switch {
 	case rc.Region == "":
-		errs = append(errs, field.Errorf(p.Child("region"), "Set region to one of the regions declared under regions.", "a cluster needs a region"))
+		errs = append(errs, field.Errorf(p().Child("region"), "Set region to one of the regions declared under regions.", "a cluster needs a region"))
 	case !regions[rc.Region]:
-		errs = append(errs, field.Errorf(p.Child("region"), "Declare it under regions, or use one of: "+strings.Join(sortedKeys(regions), ", ")+".", "unknown region %q", rc.Region))
+		errs = append(errs, field.Errorf(p().Child("region"), "Declare it under regions, or use one of: "+strings.Join(sortedKeys(regions), ", ")+".", "unknown region %q", rc.Region))
 	}
 	if c.ResourceGroup == "" {
 		c.ResourceGroup = "rg-" + rc.Region
@@ -483,74 +573,89 @@ func (rc *rawCluster) toCluster(index int, regions map[string]bool, now, epoch t
 	if c.SubscriptionID == "" {
 		c.SubscriptionID = DefaultSubscriptionID
 	}
-	if !trusted && rc.KubernetesVersion != "" && !kubernetesVersion.MatchString(rc.KubernetesVersion) {
-		errs = append(errs, field.Errorf(p.Child("kubernetes_version"), "Write it as major.minor.patch, e.g. 1.31.2.", "%q is not a Kubernetes version", rc.KubernetesVersion))
+	if !trusted && rc.KubernetesVersion != "" && !validKubernetesVersion(rc.KubernetesVersion) {
+		errs = append(errs, field.Errorf(p().Child("kubernetes_version"), "Write it as major.minor.patch, e.g. 1.31.2.", "%q is not a Kubernetes version", rc.KubernetesVersion))
 	}
 	c.ResourceID = fleet.ManagedClusterID(c.SubscriptionID, c.ResourceGroup, c.Name)
 
-	c.Labels = fleet.AutomaticLabels(&c)
-	for k, v := range rc.Labels {
-		c.Labels[k] = v
-	}
-	if !trusted {
-		for _, k := range sortedKeys(rc.Labels) {
-			if msgs := validation.IsQualifiedName(k); len(msgs) > 0 {
-				errs = append(errs, field.Errorf(p.Child("labels").Key(k), "", "%q is not a valid label key: %s", k, strings.Join(msgs, "; ")))
-			}
-			if msgs := validation.IsValidLabelValue(rc.Labels[k]); len(msgs) > 0 {
-				errs = append(errs, field.Errorf(p.Child("labels").Key(k), "", "%q is not a valid label value: %s", rc.Labels[k], strings.Join(msgs, "; ")))
+	auto := fleet.AutomaticLabels(&c)
+	if len(rc.Labels) == 0 {
+		c.Labels = auto
+	} else {
+		c.Labels = make(map[string]string, len(auto)+len(rc.Labels))
+		for k, v := range auto {
+			c.Labels[k] = v
+		}
+		valid := true
+		for k, v := range rc.Labels {
+			c.Labels[k] = v
+			valid = valid && (trusted || sc.validKey(k) && sc.validValue(v))
+		}
+		if !valid { // report in key order
+			for _, k := range sortedKeys(rc.Labels) {
+				if msgs := validation.IsQualifiedName(k); len(msgs) > 0 {
+					errs = append(errs, field.Errorf(p().Child("labels").Key(k), "", "%q is not a valid label key: %s", k, strings.Join(msgs, "; ")))
+				}
+				if msgs := validation.IsValidLabelValue(rc.Labels[k]); len(msgs) > 0 {
+					errs = append(errs, field.Errorf(p().Child("labels").Key(k), "", "%q is not a valid label value: %s", rc.Labels[k], strings.Join(msgs, "; ")))
+				}
 			}
 		}
 	}
 	for j, t := range rc.Taints {
-		tp := p.Child("taints").Index(j)
-		if msgs := validation.IsQualifiedName(t.Key); !trusted && len(msgs) > 0 {
-			errs = append(errs, field.Errorf(tp.Child("key"), "", "%q is not a valid taint key: %s", t.Key, strings.Join(msgs, "; ")))
+		tp := func() field.Path { return p().Child("taints").Index(j) }
+		if !trusted && !sc.validKey(t.Key) {
+			msgs := validation.IsQualifiedName(t.Key)
+			errs = append(errs, field.Errorf(tp().Child("key"), "", "%q is not a valid taint key: %s", t.Key, strings.Join(msgs, "; ")))
 		}
 		if t.Effect == "" {
 			t.Effect = fleet.TaintEffectNoSchedule
 		}
 		if t.Effect != fleet.TaintEffectNoSchedule {
-			errs = append(errs, field.Errorf(tp.Child("effect"), "Member cluster taints only support NoSchedule.", "unsupported taint effect %q", t.Effect))
+			errs = append(errs, field.Errorf(tp().Child("effect"), "Member cluster taints only support NoSchedule.", "unsupported taint effect %q", t.Effect))
 		}
 		c.Taints = append(c.Taints, fleet.Taint{Key: t.Key, Value: t.Value, Effect: t.Effect})
 	}
 
 	var aerrs field.Errors
-	c.Agent, aerrs = rc.Agent.toStatus(p.Child("agent"), now)
+	c.Agent, aerrs = rc.Agent.toStatus(func() field.Path { return p().Child("agent") }, now)
 	errs = append(errs, aerrs...)
 
-	up := p.Child("resource_usage")
+	usage := func(name string) func() field.Path {
+		return func() field.Path { return p().Child("resource_usage").Child(name) }
+	}
 	var uerrs field.Errors
-	c.Usage.Capacity, uerrs = quantities(up.Child("capacity"), rc.ResourceUsage.Capacity)
+	c.Usage.Capacity, uerrs = quantities(usage("capacity"), rc.ResourceUsage.Capacity)
 	errs = append(errs, uerrs...)
-	c.Usage.Allocatable, uerrs = quantities(up.Child("allocatable"), rc.ResourceUsage.Allocatable)
+	c.Usage.Allocatable, uerrs = quantities(usage("allocatable"), rc.ResourceUsage.Allocatable)
 	errs = append(errs, uerrs...)
-	c.Usage.Available, uerrs = quantities(up.Child("available"), rc.ResourceUsage.Available)
+	c.Usage.Available, uerrs = quantities(usage("available"), rc.ResourceUsage.Available)
 	errs = append(errs, uerrs...)
 
 	for j, np := range rc.NodePools {
 		if np.Name == "" {
-			errs = append(errs, field.Errorf(p.Child("node_pools").Index(j).Child("name"), "", "a node pool needs a name"))
+			errs = append(errs, field.Errorf(p().Child("node_pools").Index(j).Child("name"), "", "a node pool needs a name"))
 		}
 		if np.NodeCount < 0 {
-			errs = append(errs, field.Errorf(p.Child("node_pools").Index(j).Child("node_count"), "", "must not be negative"))
+			errs = append(errs, field.Errorf(p().Child("node_pools").Index(j).Child("node_count"), "", "must not be negative"))
 		}
 		c.NodePools = append(c.NodePools, fleet.NodePool(np))
 	}
 
 	if w := rc.MaintenanceWindow; w != nil {
 		mw, werrs := w.toWindow()
-		errs = append(errs, werrs.Prefix(p.Child("maintenance_window"))...)
+		if len(werrs) > 0 {
+			errs = append(errs, werrs.Prefix(p().Child("maintenance_window"))...)
+		}
 		c.MaintenanceWindow = mw
 	}
 
 	for j, n := range rc.NAPNodes {
-		np := p.Child("nap_nodes").Index(j)
+		np := func() field.Path { return p().Child("nap_nodes").Index(j) }
 		created, nerrs := ago(n.Age, n.CreatedAt, epoch, np, "age", "created_at")
 		errs = append(errs, nerrs...)
 		if n.Name == "" || n.NodePool == "" {
-			errs = append(errs, field.Errorf(np, "", "a NAP node needs a name and a nodepool"))
+			errs = append(errs, field.Errorf(np(), "", "a NAP node needs a name and a nodepool"))
 		}
 		c.NAPNodes = append(c.NAPNodes, fleet.NAPNode{
 			Name: n.Name, NodePool: n.NodePool, Labels: n.Labels, CreatedAt: created,
@@ -560,7 +665,8 @@ func (rc *rawCluster) toCluster(index int, regions map[string]bool, now, epoch t
 	return c, errs
 }
 
-func (a rawAgent) toStatus(p field.Path, now time.Time) (fleet.AgentStatus, field.Errors) {
+// toStatus resolves the agent's times; at is the agent's path, for errors.
+func (a rawAgent) toStatus(at func() field.Path, now time.Time) (fleet.AgentStatus, field.Errors) {
 	var errs field.Errors
 	s := fleet.AgentStatus{Present: a.Present.or(true), Joined: a.Joined.or(true), Leaving: a.Leaving}
 	switch strings.ToLower(a.Healthy) {
@@ -571,38 +677,49 @@ func (a rawAgent) toStatus(p field.Path, now time.Time) (fleet.AgentStatus, fiel
 	case "unknown":
 		s.Healthy = fleet.ConditionUnknown
 	default:
-		errs = append(errs, field.Errorf(p.Child("healthy"), "Use true, false or unknown.", "%q is not a health state", a.Healthy))
+		errs = append(errs, field.Errorf(at().Child("healthy"), "Use true, false or unknown.", "%q is not a health state", a.Healthy))
 	}
 	var herrs field.Errors
-	s.LastHeartbeat, herrs = ago(a.HeartbeatAge, a.LastHeartbeat, now, p, "heartbeat_age", "last_heartbeat")
+	s.LastHeartbeat, herrs = ago(a.HeartbeatAge, a.LastHeartbeat, now, at, "heartbeat_age", "last_heartbeat")
 	errs = append(errs, herrs...)
 	s.HealthSince = time.Time{}
 	if a.UnhealthyFor != "" {
 		d, err := time.ParseDuration(a.UnhealthyFor)
 		if err != nil || d < 0 {
-			errs = append(errs, field.Errorf(p.Child("unhealthy_for"), "Use a Go duration such as 2m.", "%q is not a duration", a.UnhealthyFor))
+			errs = append(errs, field.Errorf(at().Child("unhealthy_for"), "Use a Go duration such as 2m.", "%q is not a duration", a.UnhealthyFor))
 		}
 		if s.Healthy == fleet.ConditionTrue {
-			errs = append(errs, field.Errorf(p.Child("unhealthy_for"), "Set healthy: false or unknown as well.", "unhealthy_for only applies to a cluster whose health is false or unknown"))
+			errs = append(errs, field.Errorf(at().Child("unhealthy_for"), "Set healthy: false or unknown as well.", "unhealthy_for only applies to a cluster whose health is false or unknown"))
 		}
 		s.HealthSince = now.Add(-d)
 	}
 	return s, errs
 }
 
-func quantities(p field.Path, in map[string]string) (map[string]resource.Quantity, field.Errors) {
+// quantities parses a map of quantities; at is its path, for errors, which
+// come in key order.
+func quantities(at func() field.Path, in map[string]string) (map[string]resource.Quantity, field.Errors) {
 	if len(in) == 0 {
 		return nil, nil
 	}
-	var errs field.Errors
 	out := make(map[string]resource.Quantity, len(in))
-	for _, k := range sortedKeys(in) {
-		q, err := resource.ParseQuantity(in[k])
-		if err != nil {
-			errs = append(errs, field.Errorf(p.Key(k), "Use a Kubernetes quantity such as 16, 3500m or 64Gi.", "%q is not a quantity", in[k]))
+	bad := false
+	for k, v := range in {
+		q, ok := fleet.ParseQuantity(v)
+		if !ok {
+			bad = true
 			continue
 		}
 		out[k] = q
+	}
+	if !bad {
+		return out, nil
+	}
+	var errs field.Errors
+	for _, k := range sortedKeys(in) {
+		if _, ok := out[k]; !ok {
+			errs = append(errs, field.Errorf(at().Key(k), "Use a Kubernetes quantity such as 16, 3500m or 64Gi.", "%q is not a quantity", in[k]))
+		}
 	}
 	return out, errs
 }
