@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
+	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/selector"
 	"github.com/fleetform/terraform-provider-aks/internal/fleetgen"
@@ -18,8 +19,14 @@ import (
 // BenchmarkPlanPlacement5000 is one placement's plan in the provider
 // process (what `terraform plan` asks 200 times for 200 placements): a PickN
 // policy with label affinity and a property sorter over a 5,000-cluster
-// fleet, from the protocol request to the planned state.
-func BenchmarkPlanPlacement5000(b *testing.B) {
+// fleet, from the protocol request to the planned state. Every plan has the
+// same policy, as placements that share one do: it is scheduled once
+// (designs/hub.md §8). BenchmarkPlanPlacement5000Distinct plans a different
+// policy each time: every plan runs a scheduling cycle.
+func BenchmarkPlanPlacement5000(b *testing.B)         { benchPlanPlacement(b, 1) }
+func BenchmarkPlanPlacement5000Distinct(b *testing.B) { benchPlanPlacement(b, 2*fleet.MaxDerived) }
+
+func benchPlanPlacement(b *testing.B, policies int) {
 	ctx := context.Background()
 	dir := b.TempDir()
 	fleetFile := filepath.Join(dir, "fleet.yaml")
@@ -41,32 +48,37 @@ func BenchmarkPlanPlacement5000(b *testing.B) {
 	if resp, err := server.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{Config: &pdv}); err != nil || len(resp.Diagnostics) > 0 {
 		b.Fatalf("configure: %v %v", err, resp.Diagnostics)
 	}
-	n := 5
-	spec := struct {
-		Name              string                       `json:"name"`
-		ResourceSelectors []placement.ResourceSelector `json:"resource_selectors"`
-		Policy            placement.Policy             `json:"policy"`
-		PreviewLimit      int                          `json:"preview_limit"`
-	}{"app", []placement.ResourceSelector{{Version: "v1", Kind: "Namespace", Name: "app"}}, placement.Policy{
-		PlacementType: placement.PickN, NumberOfClusters: &n,
-		Affinity: &placement.Affinity{
-			Required: []placement.ClusterSelectorTerm{{LabelSelector: &selector.LabelSelector{MatchLabels: map[string]string{"env": "prod"}}}},
-			Preferred: []placement.PreferredTerm{
-				{Weight: 40, Preference: placement.ClusterSelectorTerm{LabelSelector: &selector.LabelSelector{MatchLabels: map[string]string{"tier": "gold"}}}},
-				{Weight: 60, Preference: placement.ClusterSelectorTerm{PropertySorter: &placement.PropertySorter{Name: "kubernetes.azure.com/per-cpu-core-cost", SortOrder: placement.Ascending}}},
-			}},
-		Tolerations: []placement.Toleration{{Key: "dedicated", Operator: placement.TolerationOpExists}},
-	}, placement.DefaultPreviewLimit}
 	rt := schemas.ResourceSchemas[placementType].ValueType()
-	cfg, err := encode(spec, rt)
-	if err != nil {
-		b.Fatal(err)
+	configs := make([]*tfprotov6.DynamicValue, policies)
+	for i := range configs {
+		n := 5 + i
+		spec := struct {
+			Name              string                       `json:"name"`
+			ResourceSelectors []placement.ResourceSelector `json:"resource_selectors"`
+			Policy            placement.Policy             `json:"policy"`
+			PreviewLimit      int                          `json:"preview_limit"`
+		}{"app", []placement.ResourceSelector{{Version: "v1", Kind: "Namespace", Name: "app"}}, placement.Policy{
+			PlacementType: placement.PickN, NumberOfClusters: &n,
+			Affinity: &placement.Affinity{
+				Required: []placement.ClusterSelectorTerm{{LabelSelector: &selector.LabelSelector{MatchLabels: map[string]string{"env": "prod"}}}},
+				Preferred: []placement.PreferredTerm{
+					{Weight: 40, Preference: placement.ClusterSelectorTerm{LabelSelector: &selector.LabelSelector{MatchLabels: map[string]string{"tier": "gold"}}}},
+					{Weight: 60, Preference: placement.ClusterSelectorTerm{PropertySorter: &placement.PropertySorter{Name: "kubernetes.azure.com/per-cpu-core-cost", SortOrder: placement.Ascending}}},
+				}},
+			Tolerations: []placement.Toleration{{Key: "dedicated", Operator: placement.TolerationOpExists}},
+		}, placement.DefaultPreviewLimit}
+		cfg, err := encode(spec, rt)
+		if err != nil {
+			b.Fatal(err)
+		}
+		cv, _ := tfprotov6.NewDynamicValue(rt, cfg)
+		configs[i] = &cv
 	}
-	cv, _ := tfprotov6.NewDynamicValue(rt, cfg)
 	prior, _ := tfprotov6.NewDynamicValue(rt, tftypes.NewValue(rt, nil))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		resp, err := server.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{TypeName: placementType, PriorState: &prior, ProposedNewState: &cv, Config: &cv})
+		cv := configs[i%policies]
+		resp, err := server.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{TypeName: placementType, PriorState: &prior, ProposedNewState: cv, Config: cv})
 		if err != nil || len(resp.Diagnostics) > 0 {
 			b.Fatalf("plan: %v %v", err, resp.Diagnostics)
 		}

@@ -124,7 +124,7 @@ func (r *nodePoolResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 		MarkdownDescription: "A Karpenter `NodePool` (`karpenter.sh/v1`) run by AKS Node Auto Provisioning. Validates what Karpenter and " +
 			"AKS would reject — including cron schedules Kubernetes admits but Karpenter then fails on, blocking all disruption — and " +
 			"shows at plan when the disruption budgets allow node churn, which nodes expire, and how many nodes a change drifts.",
-		Attributes: attrs,
+		Attributes: withTypes(attrs),
 	}
 }
 

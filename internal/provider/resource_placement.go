@@ -118,7 +118,7 @@ func (r *placementResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 			"shows the Fleet scheduler's decisions before anything is applied — every selected cluster and the best clusters left " +
 			"out, with their affinity and topology spread scores and the reason for each — and warns when a policy cannot be " +
 			"fulfilled or selects on a property no cluster has.",
-		Attributes: attrs,
+		Attributes: withTypes(attrs),
 	}
 }
 

@@ -4,7 +4,10 @@ import (
 	"context"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 )
 
@@ -45,5 +48,63 @@ func TestEveryAttributeHasADescription(t *testing.T) {
 	}
 	if len(resp.ResourceSchemas) < 2 || len(resp.DataSourceSchemas) < 3 {
 		t.Fatalf("schemas missing: %d resources, %d data sources", len(resp.ResourceSchemas), len(resp.DataSourceSchemas))
+	}
+}
+
+// TestSchemaTypesPrecomputed: every nested attribute of a resource schema
+// carries its type (withTypes), and that type is exactly the one the
+// framework builds from the attribute's subtree without it.
+func TestSchemaTypesPrecomputed(t *testing.T) {
+	ctx := context.Background()
+	for _, r := range New("test")().Resources(ctx) {
+		var resp resource.SchemaResponse
+		r().Schema(ctx, resource.SchemaRequest{}, &resp)
+		var check func(p string, a rschema.Attribute)
+		check = func(p string, a rschema.Attribute) {
+			orig := a.GetType()
+			var built attr.Type
+			var children map[string]rschema.Attribute
+			switch a := a.(type) {
+			case rschema.SingleNestedAttribute:
+				children = a.Attributes
+				if a.CustomType != nil {
+					a.CustomType = nil
+					built = a.GetType()
+				}
+			case rschema.ListNestedAttribute:
+				children = a.NestedObject.Attributes
+				if a.CustomType != nil && a.NestedObject.CustomType != nil {
+					a.CustomType, a.NestedObject.CustomType = nil, nil
+					built = a.GetType()
+				}
+			case rschema.SetNestedAttribute:
+				children = a.NestedObject.Attributes
+				if a.CustomType != nil && a.NestedObject.CustomType != nil {
+					a.CustomType, a.NestedObject.CustomType = nil, nil
+					built = a.GetType()
+				}
+			case rschema.MapNestedAttribute:
+				children = a.NestedObject.Attributes
+				if a.CustomType != nil && a.NestedObject.CustomType != nil {
+					a.CustomType, a.NestedObject.CustomType = nil, nil
+					built = a.GetType()
+				}
+			default:
+				return
+			}
+			if built == nil {
+				t.Errorf("%s: nested attribute without a precomputed type", p)
+				return
+			}
+			if !built.Equal(orig) {
+				t.Errorf("%s: precomputed type %s, the framework builds %s", p, orig, built)
+			}
+			for name, c := range children {
+				check(p+"."+name, c)
+			}
+		}
+		for name, a := range resp.Schema.Attributes {
+			check(name, a)
+		}
 	}
 }

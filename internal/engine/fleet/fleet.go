@@ -34,6 +34,8 @@ const (
 type Fleet struct {
 	Regions  []Region  // sorted by name
 	Clusters []Cluster // sorted by name, names unique
+
+	derived *derived // set by Share: values computed once (derived.go)
 }
 
 // Sort puts regions and clusters in name order, the order every consumer relies on.

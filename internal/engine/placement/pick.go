@@ -135,7 +135,7 @@ func (c *cycle) pickN(n int, held []bool, changed bool) Result {
 		return c.failed(held, fail, n)
 	}
 	if c.policy.Affinity != nil {
-		if c.preferred, fail = compilePreferred(c.policy.Affinity.Preferred, c.clusters); fail != nil {
+		if c.preferred, fail = compilePreferred(c.policy.Affinity.Preferred, c.fleet, c.clusters); fail != nil {
 			return c.failed(held, fail, n)
 		}
 	}

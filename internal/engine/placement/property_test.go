@@ -46,7 +46,8 @@ import (
 //     eligible members;
 //   - top-N: without topology spread, no cluster left out scores better than
 //     a cluster picked in the same cycle (pickTopNScoredClusters);
-//   - the result is a function of its inputs, every cluster has one decision,
+//   - the result is a function of its inputs, also remembered on a shared
+//     fleet (fleet.Fleet.Share), every cluster has one decision,
 //     Selected is sorted and matches the decisions, and the preview is
 //     bounded and counts every cluster left out.
 //
@@ -115,6 +116,20 @@ func life(t *testing.T, r *rand.Rand, f *fleet.Fleet, s placement.Spec, what str
 		again, _ := placement.Schedule(next, fl, slices.Clone(st.held), propNow, opts)
 		if !reflect.DeepEqual(res, again) {
 			t.Fatalf("%s, %s: not deterministic", what, name)
+		}
+		// On a shared fleet the cycle runs once and each caller gets its
+		// own copy: the same result, first computed then remembered, also
+		// after a caller wrote into the copy it got.
+		shared := *fl
+		shared.Share()
+		for i := range 2 {
+			got, _ := placement.Schedule(next, &shared, slices.Clone(st.held), propNow, opts)
+			if !reflect.DeepEqual(res, got) {
+				t.Fatalf("%s, %s: on a shared fleet (call %d), a different result", what, name, i+1)
+			}
+			if len(got.Decisions) > 0 {
+				got.Decisions[0].Reason, got.Selected = "written by a caller", nil
+			}
 		}
 		check(t, fmt.Sprintf("%s, %s (%s)", what, name, describe(next)), fl, next, prev, st, res)
 		if res.Failure == nil || st.spec.Name == "" {

@@ -1,7 +1,9 @@
 package placement
 
 import (
+	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -22,9 +24,61 @@ import (
 // resource property name its scheduler cannot read, a sorter it cannot
 // interpolate — the result says so (Result.Failure) instead of scheduling.
 // The error is for a spec that does not validate.
+//
+// On a shared fleet (fleet.Fleet.Share) the cycle runs once per policy, held
+// clusters, recorded scores, previous policy and time — two hundred
+// placements that share a dozen policies schedule a dozen times — and every
+// caller gets its own copy of the result (designs/hub.md §8).
 func Schedule(spec Spec, f *fleet.Fleet, held []string, now time.Time, opts ScheduleOptions) (Result, error) {
 	s := WithDefaults(spec)
-	c := &cycle{policy: s.Policy, now: now, clusters: sortedClusters(f), recorded: opts.Recorded}
+	if !f.Shared() {
+		return schedule(s, f, held, now, opts)
+	}
+	key, err := scheduleKey(s.Policy, held, now, opts)
+	if err != nil { // not a policy a plan can hold: nothing to share
+		return schedule(s, f, held, now, opts)
+	}
+	out := fleet.Derive(f, key, func() scheduled {
+		r, err := schedule(s, f, held, now, opts)
+		return scheduled{r, err}
+	})
+	return out.result.clone(), out.err
+}
+
+type scheduled struct {
+	result Result
+	err    error
+}
+
+// scheduleKey names everything a cycle depends on besides the fleet.
+func scheduleKey(pol Policy, held []string, now time.Time, opts ScheduleOptions) (string, error) {
+	var prev *Policy
+	if opts.Prev != nil {
+		prev = &opts.Prev.Policy
+	}
+	b, err := json.Marshal(struct {
+		Policy   Policy
+		Held     []string
+		Now      int64
+		Prev     *Policy
+		Recorded map[string]Score
+	}{pol, held, now.UnixNano(), prev, opts.Recorded})
+	return "placement.Schedule " + string(b), err
+}
+
+// clone copies the result's slices: a shared result is never handed out.
+func (r Result) clone() Result {
+	r.Decisions = slices.Clone(r.Decisions)
+	r.Selected = slices.Clone(r.Selected)
+	if r.Failure != nil {
+		f := *r.Failure
+		r.Failure = &f
+	}
+	return r
+}
+
+func schedule(s Spec, f *fleet.Fleet, held []string, now time.Time, opts ScheduleOptions) (Result, error) {
+	c := &cycle{policy: s.Policy, now: now, fleet: f, clusters: sortedClusters(f), recorded: opts.Recorded}
 	changed := policyChanged(opts.Prev, s)
 	heldMask := c.heldMask(held)
 
@@ -52,6 +106,7 @@ func Schedule(spec Spec, f *fleet.Fleet, held []string, now time.Time, opts Sche
 type cycle struct {
 	policy      Policy // defaulted
 	now         time.Time
+	fleet       *fleet.Fleet
 	clusters    []*fleet.Cluster // sorted by name: a larger index is a larger name
 	recorded    map[string]Score
 	required    []requiredTerm

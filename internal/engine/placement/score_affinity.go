@@ -46,7 +46,10 @@ type sorter struct {
 // fleet (min and max are taken over all clusters that have the property,
 // also ineligible, filtered or non-matching ones); a value it cannot read
 // fails the cycle.
-func compilePreferred(terms []PreferredTerm, clusters []*fleet.Cluster) ([]preferredTerm, *CycleFailure) {
+//
+// A sorter reads the fleet alone: on a shared fleet it is read once per
+// property for every placement (designs/hub.md §8). clusters are f's, sorted.
+func compilePreferred(terms []PreferredTerm, f *fleet.Fleet, clusters []*fleet.Cluster) ([]preferredTerm, *CycleFailure) {
 	var out []preferredTerm
 	cache := map[string]*sorter{}
 	for i, t := range terms {
@@ -54,10 +57,14 @@ func compilePreferred(terms []PreferredTerm, clusters []*fleet.Cluster) ([]prefe
 		if ps := t.Preference.PropertySorter; ps != nil {
 			var ok bool
 			if s, ok = cache[ps.Name]; !ok {
-				var err error
-				if s, err = newSorter(ps.Name, clusters); err != nil {
-					return nil, readFailure(sorterPath(i), err)
+				read := fleet.Derive(f, "placement.sorter "+ps.Name, func() sorterRead {
+					s, err := newSorter(ps.Name, clusters)
+					return sorterRead{s, err}
+				})
+				if read.err != nil {
+					return nil, readFailure(sorterPath(i), read.err)
 				}
+				s = read.sorter
 				cache[ps.Name] = s
 			}
 			if ps.SortOrder == Descending {
@@ -80,6 +87,11 @@ func compilePreferred(terms []PreferredTerm, clusters []*fleet.Cluster) ([]prefe
 		out = append(out, pt)
 	}
 	return out, nil
+}
+
+type sorterRead struct {
+	sorter *sorter
+	err    error
 }
 
 func sorterPath(term int) field.Path {

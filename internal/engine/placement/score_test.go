@@ -53,7 +53,7 @@ func sorterScores(t *testing.T, weight int, order string, cs ...fleet.Cluster) m
 	t.Helper()
 	f := newFleet(cs...)
 	clusters := sortedClusters(f)
-	terms, err := compilePreferred([]PreferredTerm{preferSorted(weight, "p", order)}, clusters)
+	terms, err := compilePreferred([]PreferredTerm{preferSorted(weight, "p", order)}, nil, clusters)
 	if err != nil {
 		t.Fatal(err)
 	}

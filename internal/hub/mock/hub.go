@@ -123,6 +123,7 @@ func (h *Hub) resolve(name string, data []byte) (*fleet.Fleet, error) {
 	if err != nil {
 		return nil, err
 	}
+	f.Share() // every resource reads this snapshot: derived values are computed once (designs/hub.md §8)
 	h.fleet, h.fleetAt, h.trusted, h.fleetFP = f, now, true, ""
 	return f, nil
 }
