@@ -39,29 +39,29 @@ var Weekdays = []string{"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", 
 
 // MaintenanceWindow is an AKS planned-maintenance window.
 type MaintenanceWindow struct {
-	Schedule      MaintenanceSchedule
-	StartTime     string // HH:mm
-	UTCOffset     string // ±hh:mm; empty means +00:00
-	DurationHours int
-	StartDate     string // YYYY-MM-DD; optional
-	NotAllowed    []DateSpan
+	Schedule      MaintenanceSchedule `json:"schedule"`
+	StartTime     string              `json:"start_time"`     // HH:mm
+	UTCOffset     string              `json:"utc_offset"`     // ±hh:mm; empty means +00:00
+	DurationHours int                 `json:"duration_hours"` //
+	StartDate     string              `json:"start_date"`     // YYYY-MM-DD; optional
+	NotAllowed    []DateSpan          `json:"not_allowed_dates"`
 }
 
 // MaintenanceSchedule is the recurrence of a maintenance window; exactly one type.
 type MaintenanceSchedule struct {
-	Type           string
-	IntervalDays   int
-	IntervalWeeks  int
-	IntervalMonths int
-	DayOfWeek      string
-	DayOfMonth     int
-	WeekIndex      string
+	Type           string `json:"type"`
+	IntervalDays   int    `json:"interval_days"`
+	IntervalWeeks  int    `json:"interval_weeks"`
+	IntervalMonths int    `json:"interval_months"`
+	DayOfWeek      string `json:"day_of_week"`
+	DayOfMonth     int    `json:"day_of_month"`
+	WeekIndex      string `json:"week_index"`
 }
 
 // DateSpan is an inclusive range of dates (YYYY-MM-DD) on which maintenance is not allowed.
 type DateSpan struct {
-	Start string
-	End   string
+	Start string `json:"start"`
+	End   string `json:"end"`
 }
 
 var (

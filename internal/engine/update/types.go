@@ -124,9 +124,11 @@ type StageStatus struct {
 	Message string        `json:"message"`
 	Groups  []GroupStatus `json:"groups"`
 	// AfterStageWait is the state of the wait after the stage.
-	AfterStageWait string    `json:"after_stage_wait"`
-	StartTime      time.Time `json:"start_time"`
-	EndTime        time.Time `json:"end_time"`
+	AfterStageWait string `json:"after_stage_wait"`
+	// Gates are the stage's approval gates, before and after it.
+	Gates     []GateStatus `json:"gates,omitempty"`
+	StartTime time.Time    `json:"start_time"`
+	EndTime   time.Time    `json:"end_time"`
 }
 
 // GroupStatus is the progress of one group.
@@ -135,6 +137,7 @@ type GroupStatus struct {
 	State     string         `json:"state"`
 	Message   string         `json:"message"`
 	Members   []MemberStatus `json:"members"`
+	Gates     []GateStatus   `json:"gates,omitempty"`
 	StartTime time.Time      `json:"start_time"`
 	EndTime   time.Time      `json:"end_time"`
 }
@@ -148,6 +151,20 @@ type MemberStatus struct {
 	ToVersion   string    `json:"to_version"`
 	StartTime   time.Time `json:"start_time"`
 	EndTime     time.Time `json:"end_time"`
+	// KubernetesVersion and NodeImages (family -> version) are what a
+	// completed upgrade installed: the hub applies them to the cluster.
+	KubernetesVersion string            `json:"kubernetes_version,omitempty"`
+	NodeImages        map[string]string `json:"node_images,omitempty"`
+}
+
+// GateStatus is an approval gate of a run: Pending once the run reaches it,
+// Completed when approved, Skipped with its stage or group.
+type GateStatus struct {
+	// Key names the gate's position (GateKey); approving it completes the gate.
+	Key         string `json:"key"`
+	DisplayName string `json:"display_name"`
+	Timing      string `json:"timing"`
+	State       string `json:"state"`
 }
 
 // ProfileSpec is an auto-upgrade profile.

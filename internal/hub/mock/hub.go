@@ -32,6 +32,9 @@ type Config struct {
 	// StatePath is the state database; empty means DefaultStatePath.
 	StatePath string
 	Clock     ClockConfig
+	// UpgradeDuration is how long one member's upgrade takes on the mock's
+	// clock; nil means DefaultUpgradeDuration.
+	UpgradeDuration *time.Duration
 }
 
 // Hub is the mock hub.
@@ -123,9 +126,20 @@ func (h *Hub) resolve(name string, data []byte) (*fleet.Fleet, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := h.applyUpgrades(f, now); err != nil {
+		return nil, err
+	}
 	f.Share() // every resource reads this snapshot: derived values are computed once (designs/hub.md §8)
 	h.fleet, h.fleetAt, h.trusted, h.fleetFP = f, now, true, ""
 	return f, nil
+}
+
+// invalidateFleet drops the resolved fleet: a run action may have changed
+// which upgrades are complete at this very instant.
+func (h *Hub) invalidateFleet() {
+	h.mu.Lock()
+	h.fleet = nil
+	h.mu.Unlock()
 }
 
 // scheduledFleet returns the fleet with the fingerprint of what scheduling

@@ -19,6 +19,7 @@ const (
 	bucketRunEvents   = "updateRunEvents"
 	bucketProfiles    = "autoUpgradeProfiles"
 	bucketNodePools   = "nodePools"
+	bucketUpgrades    = "upgrades"
 	nodePoolKeySep    = "/"
 	maxObjectNameSize = 253
 )

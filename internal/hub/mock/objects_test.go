@@ -173,11 +173,16 @@ func TestUpdateRunsAndProfiles(t *testing.T) {
 	if _, err := h.SkipUpdateRun(ctx, "r1", []update.SkipTarget{{Type: "Cluster", Name: "x"}}, Precondition{}); err == nil {
 		t.Fatal("bad skip target accepted")
 	}
-	if _, err := h.SkipUpdateRun(ctx, "r1", []update.SkipTarget{{Type: update.TargetGroup, Name: "canary"}}, Precondition{}); err != nil {
+	if _, err := h.SkipUpdateRun(ctx, "r1", []update.SkipTarget{{Type: update.TargetMember, Name: "no-such-member"}}, Precondition{}); err == nil {
+		t.Fatal("skip of a member the run does not have accepted")
+	}
+	if _, err := h.SkipUpdateRun(ctx, "r1", []update.SkipTarget{{Type: update.TargetMember, Name: "aks-east-dev-01"}}, Precondition{}); err != nil {
 		t.Fatal(err)
 	}
-	if r, err = h.StopUpdateRun(ctx, "r1", Precondition{}); err != nil || r.Status.State != update.StateStopped {
-		t.Fatalf("stop: %+v %v", r, err)
+	// One member is upgrading (15 minutes on the fixed clock): the run is
+	// Stopping until it finishes.
+	if r, err = h.StopUpdateRun(ctx, "r1", Precondition{}); err != nil || (r.Status.State != update.StateStopping && r.Status.State != update.StateStopped) {
+		t.Fatalf("stop: %+v %v", r.Status, err)
 	}
 	if err := h.DeleteUpdateRun(ctx, "r1", Precondition{}); err != nil {
 		t.Fatal(err)

@@ -32,6 +32,7 @@ var recordTypes = map[string]reflect.Type{
 	bucketRunEvents:  reflect.TypeFor[runEventsRecord](),
 	bucketProfiles:   reflect.TypeFor[profileRecord](),
 	bucketNodePools:  reflect.TypeFor[nodePoolRecord](),
+	bucketUpgrades:   reflect.TypeFor[upgradesRecord](),
 }
 
 // placementRecord is a stored ClusterResourcePlacement.
@@ -92,12 +93,24 @@ type runEventsRecord struct {
 	Events []runEvent `json:"events"`
 }
 
-// runEvent is one action on a run. A run's progress is a function of its
-// events and the clock, so it advances between commands without a daemon.
-type runEvent struct {
-	Action  string              `json:"action"` // start, stop, skip
-	At      time.Time           `json:"at"`
-	Targets []update.SkipTarget `json:"targets"`
+// runEvent is one action on a run (start with the members it saw, stop,
+// skip, approve). A run's progress is a function of its events and the clock
+// (update.Execution), so it advances between commands without a daemon.
+type runEvent = update.Event
+
+// upgradesRecord is what completed upgrades did to one cluster, kept when
+// the run that did them is deleted: upgrades change clusters for good
+// (designs/hub.md §2). Those of runs that still exist are read from the runs.
+type upgradesRecord struct {
+	Upgrades []appliedUpgrade `json:"upgrades"`
+}
+
+// appliedUpgrade is one member upgrade a run completed.
+type appliedUpgrade struct {
+	At                time.Time         `json:"at"`
+	Run               string            `json:"run"`
+	KubernetesVersion string            `json:"kubernetes_version,omitempty"`
+	NodeImages        map[string]string `json:"node_images,omitempty"`
 }
 
 // profileRecord is a stored auto-upgrade profile.

@@ -95,6 +95,7 @@ func TestRecordsKeepEveryField(t *testing.T) {
 		bucketStrategies: func(b any) any { return b.(*strategyRecord).object(meta) },
 		bucketRuns:       func(b any) any { return b.(*runRecord).object(meta) },
 		bucketRunEvents:  func(b any) any { return b },
+		bucketUpgrades:   func(b any) any { return b },
 		bucketProfiles:   func(b any) any { return b.(*profileRecord).object(meta) },
 		bucketNodePools:  func(b any) any { return b.(*nodePoolRecord).object(meta, "c", live) },
 	}

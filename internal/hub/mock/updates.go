@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"sort"
 	"strings"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/update"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
 )
@@ -36,9 +39,57 @@ func (h *Hub) DeleteUpdateStrategy(_ context.Context, name string, pre Precondit
 // strategyName accepts a strategy name or its ARM id (…/updateStrategies/<name>).
 func strategyName(id string) string { return id[strings.LastIndex(id, "/")+1:] }
 
-// GetUpdateRun reads an update run.
-func (h *Hub) GetUpdateRun(_ context.Context, name string) (*hub.UpdateRun, error) {
-	return getObject[hub.UpdateRun, runRecord](h.store, bucketRuns, name)
+// DefaultUpgradeDuration is how long the mock takes to upgrade one member
+// when Config.UpgradeDuration is not set.
+const DefaultUpgradeDuration = 15 * time.Minute
+
+// UpgradeDuration is the nominal time one member's upgrade takes.
+func (h *Hub) UpgradeDuration() time.Duration {
+	if h.cfg.UpgradeDuration != nil {
+		return *h.cfg.UpgradeDuration
+	}
+	return DefaultUpgradeDuration
+}
+
+// GetUpdateRun reads an update run with its progress at the hub's clock.
+func (h *Hub) GetUpdateRun(ctx context.Context, name string) (*hub.UpdateRun, error) {
+	f, err := h.Fleet(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out *hub.UpdateRun
+	err = h.store.View(func(tx *bolt.Tx) error {
+		r, rec, err := loadTx[runRecord](tx, bucketRuns, name)
+		if err != nil {
+			return err
+		}
+		events, err := runEventsTx(tx, name)
+		if err != nil {
+			return err
+		}
+		out = r.object(rec.meta(name))
+		out.Status = h.execution(r, events, f.Regions).Status(h.Now())
+		return nil
+	})
+	return out, err
+}
+
+// execution is what a stored run's progress depends on (update.Execution).
+func (h *Hub) execution(r *runRecord, events []runEvent, regions []fleet.Region) *update.Execution {
+	return &update.Execution{Update: r.Spec.ManagedClusterUpdate, Strategy: r.ResolvedStrategy, Regions: regions,
+		UpgradeDuration: h.UpgradeDuration(), Events: events}
+}
+
+// runEventsTx reads a run's events (none when it has no history).
+func runEventsTx(tx *bolt.Tx, name string) ([]runEvent, error) {
+	ev, _, err := loadTx[runEventsRecord](tx, bucketRunEvents, name)
+	switch {
+	case errors.Is(err, ErrNotFound):
+		return nil, nil
+	case err != nil:
+		return nil, err
+	}
+	return ev.Events, nil
 }
 
 // PutUpdateRun creates a run (NotStarted) or changes one that has not started.
@@ -58,8 +109,14 @@ func (h *Hub) PutUpdateRun(_ context.Context, in hub.UpdateRun, pre Precondition
 		if err := checkPrecondition(pre, oldRec, old != nil); err != nil {
 			return err
 		}
-		if old != nil && old.Status.State != update.StateNotStarted {
-			return &hub.ConflictError{Object: "update run " + in.Name, Reason: fmt.Sprintf("the run is %s; only a NotStarted run can be changed", old.Status.State)}
+		if old != nil {
+			events, err := runEventsTx(tx, in.Name)
+			if err != nil {
+				return err
+			}
+			if started(events) {
+				return &hub.ConflictError{Object: "update run " + in.Name, Reason: "the run has been started; only a NotStarted run can be changed"}
+			}
 		}
 		switch {
 		case in.Spec.UpdateStrategyID != "" && in.Spec.Strategy != nil:
@@ -79,47 +136,166 @@ func (h *Hub) PutUpdateRun(_ context.Context, in hub.UpdateRun, pre Precondition
 	if err != nil {
 		return nil, err
 	}
-	return r.object(rec.meta(in.Name)), nil
+	out := r.object(rec.meta(in.Name))
+	out.Status = h.execution(r, nil, nil).Status(now)
+	return out, nil
 }
 
-// DeleteUpdateRun removes a run and its history.
-func (h *Hub) DeleteUpdateRun(_ context.Context, name string, pre Precondition) error {
+func started(events []runEvent) bool {
+	return slices.ContainsFunc(events, func(e runEvent) bool { return e.Action == update.ActionStart })
+}
+
+// DeleteUpdateRun removes a run and its history. What its completed
+// upgrades did to clusters stays (upgradesRecord).
+func (h *Hub) DeleteUpdateRun(ctx context.Context, name string, pre Precondition) error {
+	f, err := h.Fleet(ctx)
+	if err != nil {
+		return err
+	}
+	now := h.Now()
+	defer h.invalidateFleet()
 	return h.store.Update(func(tx *bolt.Tx) error {
+		r, _, err := loadTx[runRecord](tx, bucketRuns, name)
+		if err != nil {
+			return err
+		}
+		events, err := runEventsTx(tx, name)
+		if err != nil {
+			return err
+		}
 		if err := DeleteTx(tx, bucketRuns, name, pre); err != nil {
 			return err
 		}
 		if err := DeleteTx(tx, bucketRunEvents, name, Precondition{}); err != nil && !errors.Is(err, ErrNotFound) {
 			return err
 		}
+		for _, m := range completedUpgrades(name, h.execution(r, events, f.Regions).Status(now)) {
+			u, _, err := loadTx[upgradesRecord](tx, bucketUpgrades, m.cluster)
+			if errors.Is(err, ErrNotFound) {
+				u, err = &upgradesRecord{}, nil
+			}
+			if err != nil {
+				return err
+			}
+			u.Upgrades = append(u.Upgrades, m.appliedUpgrade)
+			if _, err := saveTx(tx, bucketUpgrades, m.cluster, u, Precondition{}, now, true); err != nil {
+				return err
+			}
+		}
 		return nil
 	})
+}
+
+type clusterUpgrade struct {
+	cluster string
+	appliedUpgrade
+}
+
+// completedUpgrades are the member upgrades a run's status reports completed.
+func completedUpgrades(run string, st update.RunStatus) []clusterUpgrade {
+	var out []clusterUpgrade
+	for _, s := range st.Stages {
+		for _, g := range s.Groups {
+			for _, m := range g.Members {
+				if m.State == update.StateCompleted {
+					out = append(out, clusterUpgrade{m.Name, appliedUpgrade{At: m.EndTime, Run: run,
+						KubernetesVersion: m.KubernetesVersion, NodeImages: m.NodeImages}})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// applyUpgrades changes the clusters of a freshly built fleet as the
+// completed upgrades of every run (existing or deleted) left them, oldest
+// first: upgrades survive re-reading the inventory (designs/hub.md §2).
+func (h *Hub) applyUpgrades(f *fleet.Fleet, now time.Time) error {
+	var ups []clusterUpgrade
+	err := h.store.View(func(tx *bolt.Tx) error {
+		if b := tx.Bucket([]byte(bucketUpgrades)); b != nil {
+			if err := b.ForEach(func(k, _ []byte) error {
+				u, _, err := loadTx[upgradesRecord](tx, bucketUpgrades, string(k))
+				if err != nil {
+					return err
+				}
+				for _, a := range u.Upgrades {
+					ups = append(ups, clusterUpgrade{string(k), a})
+				}
+				return nil
+			}); err != nil {
+				return err
+			}
+		}
+		b := tx.Bucket([]byte(bucketRuns))
+		if b == nil {
+			return nil
+		}
+		return b.ForEach(func(k, _ []byte) error {
+			name := string(k)
+			events, err := runEventsTx(tx, name)
+			if err != nil || !started(events) {
+				return err
+			}
+			r, _, err := loadTx[runRecord](tx, bucketRuns, name)
+			if err != nil {
+				return err
+			}
+			ups = append(ups, completedUpgrades(name, h.execution(r, events, f.Regions).Status(now))...)
+			return nil
+		})
+	})
+	if err != nil || len(ups) == 0 {
+		return err
+	}
+	sort.SliceStable(ups, func(i, j int) bool { return ups[i].At.Before(ups[j].At) })
+	for _, u := range ups {
+		c, ok := f.Cluster(u.cluster)
+		if !ok {
+			continue
+		}
+		if u.KubernetesVersion != "" {
+			c.KubernetesVersion = u.KubernetesVersion
+		}
+		if len(u.NodeImages) > 0 {
+			pools := slices.Clone(c.NodePools)
+			for i := range pools {
+				if v, ok := u.NodeImages[pools[i].NodeImageFamily]; ok {
+					pools[i].NodeImageVersion = v
+				}
+			}
+			c.NodePools = pools
+		}
+	}
+	return nil
 }
 
 // Which states an action may start from (designs/updates.md §4: Azure documents
 // the states for start; those for stop and skip are the mock's own choice).
 var actionFrom = map[string][]string{
-	"start": {update.StateNotStarted, update.StateStopped, update.StateFailed, update.StateCompleted},
-	"stop":  {update.StateRunning, update.StatePending},
-	"skip":  {update.StateNotStarted, update.StateRunning, update.StatePending, update.StateStopped, update.StateFailed},
+	update.ActionStart:   {update.StateNotStarted, update.StateStopped, update.StateFailed, update.StateCompleted},
+	update.ActionStop:    {update.StateRunning, update.StatePending},
+	update.ActionSkip:    {update.StateNotStarted, update.StateRunning, update.StatePending, update.StateStopped, update.StateFailed},
+	update.ActionApprove: {update.StateRunning, update.StatePending},
 }
 
-// StartUpdateRun starts (or re-runs) a run.
-func (h *Hub) StartUpdateRun(_ context.Context, name string, pre Precondition) (*hub.UpdateRun, error) {
-	return h.runAction(name, runEvent{Action: "start"}, pre, func(s *update.RunStatus, now time.Time) {
-		s.State, s.StartTime, s.EndTime, s.Message = update.StateRunning, now, time.Time{}, ""
-	})
+// StartUpdateRun starts (or re-runs) a run over the fleet as it is now.
+func (h *Hub) StartUpdateRun(ctx context.Context, name string, pre Precondition) (*hub.UpdateRun, error) {
+	f, err := h.Fleet(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return h.runAction(ctx, name, runEvent{Action: update.ActionStart, Members: update.Members(f)}, pre, nil)
 }
 
 // StopUpdateRun stops a run. Member upgrades already in flight are not
 // aborted; nothing new starts.
-func (h *Hub) StopUpdateRun(_ context.Context, name string, pre Precondition) (*hub.UpdateRun, error) {
-	return h.runAction(name, runEvent{Action: "stop"}, pre, func(s *update.RunStatus, now time.Time) {
-		s.State, s.EndTime = update.StateStopped, now
-	})
+func (h *Hub) StopUpdateRun(ctx context.Context, name string, pre Precondition) (*hub.UpdateRun, error) {
+	return h.runAction(ctx, name, runEvent{Action: update.ActionStop}, pre, nil)
 }
 
-// SkipUpdateRun records targets to skip.
-func (h *Hub) SkipUpdateRun(_ context.Context, name string, targets []update.SkipTarget, pre Precondition) (*hub.UpdateRun, error) {
+// SkipUpdateRun skips members, groups, stages or after-stage waits of the run.
+func (h *Hub) SkipUpdateRun(ctx context.Context, name string, targets []update.SkipTarget, pre Precondition) (*hub.UpdateRun, error) {
 	for _, t := range targets {
 		switch t.Type {
 		case update.TargetMember, update.TargetGroup, update.TargetStage, update.TargetAfterStageWait:
@@ -127,17 +303,72 @@ func (h *Hub) SkipUpdateRun(_ context.Context, name string, targets []update.Ski
 			return nil, fmt.Errorf("skip target type %q is not one of Member, Group, Stage, AfterStageWait", t.Type)
 		}
 	}
-	return h.runAction(name, runEvent{Action: "skip", Targets: targets}, pre, func(*update.RunStatus, time.Time) {})
+	return h.runAction(ctx, name, runEvent{Action: update.ActionSkip, Targets: targets}, pre, func(st update.RunStatus) error {
+		for _, t := range targets {
+			if !hasTarget(st, t) {
+				return fmt.Errorf("update run %s has no %s named %q", name, t.Type, t.Name)
+			}
+		}
+		return nil
+	})
 }
 
-// runAction checks that the action is allowed in the run's state, records it
-// and applies its effect on the run's state.
-func (h *Hub) runAction(name string, ev runEvent, pre Precondition, apply func(*update.RunStatus, time.Time)) (*hub.UpdateRun, error) {
+// ApproveUpdateRunGate completes the approval gates at a position of the run
+// (update.GateKey); they must be Pending (reached, not yet approved).
+func (h *Hub) ApproveUpdateRunGate(ctx context.Context, name, gate string, pre Precondition) (*hub.UpdateRun, error) {
+	return h.runAction(ctx, name, runEvent{Action: update.ActionApprove, Gate: gate}, pre, func(st update.RunStatus) error {
+		for _, g := range allGates(st) {
+			if g.Key == gate && g.State == update.StatePending {
+				return nil
+			}
+		}
+		return &hub.ConflictError{Object: "update run " + name, Reason: fmt.Sprintf("gate %q is not pending approval", gate)}
+	})
+}
+
+func allGates(st update.RunStatus) []update.GateStatus {
+	var out []update.GateStatus
+	for _, s := range st.Stages {
+		out = append(out, s.Gates...)
+		for _, g := range s.Groups {
+			out = append(out, g.Gates...)
+		}
+	}
+	return out
+}
+
+func hasTarget(st update.RunStatus, t update.SkipTarget) bool {
+	for _, s := range st.Stages {
+		if (t.Type == update.TargetStage || t.Type == update.TargetAfterStageWait) && s.Name == t.Name {
+			return true
+		}
+		for _, g := range s.Groups {
+			if t.Type == update.TargetGroup && g.Name == t.Name {
+				return true
+			}
+			for _, m := range g.Members {
+				if t.Type == update.TargetMember && m.Name == t.Name {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// runAction checks the precondition, then that the run's state at the hub's
+// clock allows the action (and check, when given), and records the event.
+func (h *Hub) runAction(ctx context.Context, name string, ev runEvent, pre Precondition, check func(update.RunStatus) error) (*hub.UpdateRun, error) {
+	f, err := h.Fleet(ctx)
+	if err != nil {
+		return nil, err
+	}
 	now := h.Now()
 	ev.At = now
 	var run *runRecord
 	var rec Record
-	err := h.store.Update(func(tx *bolt.Tx) error {
+	var events []runEvent
+	err = h.store.Update(func(tx *bolt.Tx) error {
 		var err error
 		if run, rec, err = loadTx[runRecord](tx, bucketRuns, name); err != nil {
 			return err
@@ -145,31 +376,30 @@ func (h *Hub) runAction(name string, ev runEvent, pre Precondition, apply func(*
 		if err := checkPrecondition(pre, rec, true); err != nil {
 			return err
 		}
-		allowed := false
-		for _, s := range actionFrom[ev.Action] {
-			allowed = allowed || run.Status.State == s
-		}
-		if !allowed {
-			return &hub.ConflictError{Object: "update run " + name, Reason: fmt.Sprintf("cannot %s a run that is %s", ev.Action, run.Status.State)}
-		}
-		events, _, err := loadTx[runEventsRecord](tx, bucketRunEvents, name)
-		if errors.Is(err, ErrNotFound) {
-			events, err = &runEventsRecord{}, nil
-		}
-		if err != nil {
+		if events, err = runEventsTx(tx, name); err != nil {
 			return err
 		}
-		events.Events = append(events.Events, ev)
-		if _, err := saveTx(tx, bucketRunEvents, name, events, Precondition{}, now, true); err != nil {
+		st := h.execution(run, events, f.Regions).Status(now)
+		if !slices.Contains(actionFrom[ev.Action], st.State) {
+			return &hub.ConflictError{Object: "update run " + name, Reason: fmt.Sprintf("cannot %s a run that is %s", ev.Action, st.State)}
+		}
+		if check != nil {
+			if err := check(st); err != nil {
+				return err
+			}
+		}
+		events = append(events, ev)
+		if _, err := saveTx(tx, bucketRunEvents, name, &runEventsRecord{Events: events}, Precondition{}, now, true); err != nil {
 			return err
 		}
-		apply(&run.Status, now)
+		run.Status = h.execution(run, events, f.Regions).Status(now)
 		rec, err = saveTx(tx, bucketRuns, name, run, Precondition{}, now, false)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
+	h.invalidateFleet()
 	return run.object(rec.meta(name)), nil
 }
 

@@ -1,0 +1,250 @@
+package update
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
+)
+
+// Preview is the rollout a run would perform if it started at the preview's
+// instant (designs/updates.md §3): the order of stages, groups and members,
+// each member's predicted outcome and estimated times, and the totals. It is
+// the run's own simulation with no user action but approving every gate
+// when it is reached, so a run started at that instant does exactly this.
+type Preview struct {
+	At     time.Time      `json:"at"`
+	Start  time.Time      `json:"start"`
+	Finish time.Time      `json:"finish"` // zero when some member never gets its upgrade
+	Stages []StagePreview `json:"stages"`
+	Totals PreviewTotals  `json:"totals"`
+	// SelectedNodeImages are the images a Consistent selection picks, by family.
+	SelectedNodeImages map[string]string `json:"selected_node_images"`
+	// Gates lists the approval gates the preview assumed approved when reached.
+	Gates []string `json:"gates"`
+}
+
+// PreviewTotals counts members by predicted outcome.
+type PreviewTotals struct {
+	Members int `json:"members"`
+	Upgrade int `json:"upgrade"`
+	Skipped int `json:"skipped"`
+	Pending int `json:"pending"`
+}
+
+// StagePreview is one stage of a previewed rollout.
+type StagePreview struct {
+	Name                    string         `json:"name"`
+	Start                   time.Time      `json:"start"`
+	Finish                  time.Time      `json:"finish"`
+	AfterStageWaitInSeconds int            `json:"after_stage_wait_in_seconds"`
+	Concurrency             int            `json:"concurrency"`
+	Groups                  []GroupPreview `json:"groups"`
+}
+
+// GroupPreview is one group of a previewed stage.
+type GroupPreview struct {
+	Name        string          `json:"name"`
+	Concurrency int             `json:"concurrency"`
+	Start       time.Time       `json:"start"`
+	Finish      time.Time       `json:"finish"`
+	Members     []MemberPreview `json:"members"`
+}
+
+// MemberPreview is one member's predicted course, in the order the run reaches members.
+type MemberPreview struct {
+	Name    string `json:"name"`
+	Region  string `json:"region"`
+	Outcome string `json:"outcome"` // Upgrade, Skipped or Pending
+	Reason  string `json:"reason"`
+	Message string `json:"message"`
+	From    string `json:"from"`
+	To      string `json:"to"`
+	// Priority is the maintenance-window priority when the member is reached (1–4).
+	Priority int       `json:"priority"`
+	Reached  time.Time `json:"reached"`
+	// Start and Finish are the estimated upgrade; zero when it never starts.
+	Start  time.Time `json:"start"`
+	Finish time.Time `json:"finish"`
+}
+
+// ReasonNotReached: an earlier level never finishes (a member pending for
+// good), so the run never reaches the member.
+const ReasonNotReached = "not-reached"
+
+// PreviewRun previews update u in the order of strategy (nil: one by one)
+// over members, started at now, with d the nominal upgrade duration of one member.
+func PreviewRun(u ManagedClusterUpdate, strategy *Strategy, members []Member, regions []fleet.Region, d time.Duration, now time.Time) Preview {
+	x := &Execution{Update: RunWithDefaults(RunSpec{ManagedClusterUpdate: u}).ManagedClusterUpdate, Strategy: strategy, Regions: regions, UpgradeDuration: d}
+	x.Events = append(x.Events, Event{Action: ActionStart, At: now, Members: members})
+	keys := gateKeys(strategyOf(x))
+	for _, k := range keys {
+		x.Events = append(x.Events, Event{Action: ActionApprove, At: now, Gate: k})
+	}
+	seg := x.segments(now)
+	p := Preview{At: now, Start: now, SelectedNodeImages: seg.selected, Gates: keys}
+	finish := now
+	never := false
+	for _, st := range seg.stages {
+		sp := StagePreview{Name: st.name, Start: st.start, Finish: st.end, AfterStageWaitInSeconds: int(st.wait / time.Second), Concurrency: st.concurrency}
+		for _, g := range st.groups {
+			gp := GroupPreview{Name: g.name, Concurrency: g.concurrency, Start: g.start, Finish: g.end}
+			tracks := append([]*track(nil), g.members...)
+			sort.SliceStable(tracks, func(i, j int) bool {
+				a, b := tracks[i], tracks[j]
+				if a.reached.IsZero() != b.reached.IsZero() {
+					return !a.reached.IsZero()
+				}
+				return a.seq < b.seq
+			})
+			for _, k := range tracks {
+				mp := MemberPreview{Name: k.m.Name, Region: k.m.Region, Outcome: k.outcome, Reason: k.reason, Message: k.msg,
+					From: k.fromK8s, To: k.toK8s, Reached: k.reached, Start: k.start, Finish: k.end}
+				if u.Upgrade.Type == UpgradeNodeImageOnly {
+					mp.From, mp.To = k.fromImg, k.toImg
+				}
+				if !k.reached.IsZero() {
+					mp.Priority = k.priorityAt(k.reached)
+				}
+				if k.reached.IsZero() {
+					mp.Outcome, mp.Reason = OutcomePending, ReasonNotReached
+					mp.Message = "not reached: an earlier stage or group waits for good on a pending member"
+					mp.From = k.m.KubernetesVersion
+				}
+				if mp.Outcome == OutcomeUpgrade || mp.Outcome == OutcomePending {
+					if k.end.IsZero() {
+						never = true
+					} else if k.end.After(finish) {
+						finish = k.end
+					}
+				}
+				switch mp.Outcome {
+				case OutcomeUpgrade:
+					p.Totals.Upgrade++
+				case OutcomeSkipped:
+					p.Totals.Skipped++
+				case OutcomePending:
+					p.Totals.Pending++
+				}
+				p.Totals.Members++
+				gp.Members = append(gp.Members, mp)
+			}
+			sp.Groups = append(sp.Groups, gp)
+		}
+		if st.end.After(finish) {
+			finish = st.end
+		}
+		p.Stages = append(p.Stages, sp)
+	}
+	if !never && !seg.endAt.IsZero() {
+		p.Finish = finish
+		if seg.endAt.After(p.Finish) {
+			p.Finish = seg.endAt
+		}
+	}
+	return p
+}
+
+// gateKeys lists every gate position of a strategy.
+func gateKeys(s Strategy) []string {
+	var out []string
+	for _, st := range s.Stages {
+		if len(st.BeforeGates) > 0 {
+			out = append(out, GateKey(st.Name, "", TimingBefore))
+		}
+		for _, g := range st.Groups {
+			if len(g.BeforeGates) > 0 {
+				out = append(out, GateKey(st.Name, g.Name, TimingBefore))
+			}
+			if len(g.AfterGates) > 0 {
+				out = append(out, GateKey(st.Name, g.Name, TimingAfter))
+			}
+		}
+		if len(st.AfterGates) > 0 {
+			out = append(out, GateKey(st.Name, "", TimingAfter))
+		}
+	}
+	return out
+}
+
+// Members lists the preview's members in rollout order.
+func (p Preview) Members() []MemberPreview {
+	var out []MemberPreview
+	for _, s := range p.Stages {
+		for _, g := range s.Groups {
+			out = append(out, g.Members...)
+		}
+	}
+	return out
+}
+
+// Summary is one line: the totals and the estimated duration.
+func (p Preview) Summary() string {
+	s := fmt.Sprintf("%d members: %d to upgrade, %d skipped, %d pending", p.Totals.Members, p.Totals.Upgrade, p.Totals.Skipped, p.Totals.Pending)
+	if p.Finish.IsZero() {
+		return s + "; the run does not finish: some member waits for good"
+	}
+	return s + "; estimated duration " + p.Finish.Sub(p.Start).Round(time.Minute).String()
+}
+
+// Line is a member's one-line verdict for a plan: outcome, versions, reason and times.
+func (m MemberPreview) Line() string {
+	var b strings.Builder
+	b.WriteString(m.Outcome)
+	if m.From != "" || m.To != "" {
+		fmt.Fprintf(&b, " %s → %s", m.From, m.To)
+	}
+	switch m.Outcome {
+	case OutcomeSkipped, OutcomePending:
+		fmt.Fprintf(&b, " (%s)", m.Message)
+	}
+	if !m.Start.IsZero() {
+		fmt.Fprintf(&b, ", %s – %s", m.Start.UTC().Format("2006-01-02 15:04"), m.Finish.UTC().Format("2006-01-02 15:04"))
+	}
+	return b.String()
+}
+
+// Gantt renders the rollout as a Mermaid gantt chart (one bar per member,
+// a section per stage), for a pull-request comment of the plan.
+func (p Preview) Gantt() string {
+	const layout = "2006-01-02 15:04:05"
+	var b strings.Builder
+	b.WriteString("gantt\n")
+	b.WriteString("    title Update rollout (estimated)\n")
+	b.WriteString("    dateFormat YYYY-MM-DD HH:mm:ss\n")
+	b.WriteString("    axisFormat %m-%d %H:%M\n")
+	n := 0
+	for _, s := range p.Stages {
+		fmt.Fprintf(&b, "    section %s\n", s.Name)
+		for _, g := range s.Groups {
+			for _, m := range g.Members {
+				n++
+				label := fmt.Sprintf("%s/%s", g.Name, m.Name)
+				switch {
+				case m.Outcome == OutcomeSkipped:
+					fmt.Fprintf(&b, "    %s skipped :done, milestone, m%d, %s, 0m\n", label, n, m.Reached.UTC().Format(layout))
+				case m.Start.IsZero():
+					at := m.Reached
+					if at.IsZero() {
+						at = p.Start
+					}
+					fmt.Fprintf(&b, "    %s pending :crit, milestone, m%d, %s, 0m\n", label, n, at.UTC().Format(layout))
+				default:
+					tag := ""
+					if m.Outcome == OutcomePending {
+						tag = "crit, "
+						label += " after wait"
+					}
+					end := m.Finish
+					if !end.After(m.Start) {
+						end = m.Start.Add(time.Minute) // a bar needs a length
+					}
+					fmt.Fprintf(&b, "    %s :%sm%d, %s, %s\n", label, tag, n, m.Start.UTC().Format(layout), end.UTC().Format(layout))
+				}
+			}
+		}
+	}
+	return b.String()
+}
