@@ -74,6 +74,13 @@ type UpdateRuns interface {
 	StopUpdateRun(ctx context.Context, name string, pre Precondition) (*UpdateRun, error)
 	// SkipUpdateRun skips members, groups, stages or after-stage waits.
 	SkipUpdateRun(ctx context.Context, name string, targets []update.SkipTarget, pre Precondition) (*UpdateRun, error)
+	// ApproveUpdateRunGate completes the approval gates at one position of a
+	// run (update.GateKey, e.g. "prod/canary:before"); they must be Pending:
+	// reached by the run and not yet approved (the ARM API's gates PATCH).
+	ApproveUpdateRunGate(ctx context.Context, name, gate string, pre Precondition) (*UpdateRun, error)
+	// UpgradeDuration is the nominal time one member's upgrade takes, which
+	// previews use to estimate a rollout's timeline.
+	UpgradeDuration() time.Duration
 }
 
 // AutoUpgradeProfiles is the fleets/autoUpgradeProfiles API.

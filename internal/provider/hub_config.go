@@ -89,6 +89,15 @@ func mockConfig(m mockModel, diags *diag.Diagnostics) (mock.Config, bool) {
 		}
 		mc.Clock.Scale = f
 	}
+	if d := orEnv(m.UpgradeDuration, EnvUpgradeDuration); d != "" {
+		v, err := time.ParseDuration(d)
+		if err != nil || v < 0 {
+			diags.AddAttributeError(path.Root("mock").AtName("upgrade_duration"), "Invalid upgrade duration",
+				fmt.Sprintf("mock.upgrade_duration (or %s): %q is not a duration of zero or more such as 30m or 0s.", EnvUpgradeDuration, d))
+			return mc, false
+		}
+		mc.UpgradeDuration = &v
+	}
 	clockAttr := func(name string) path.Path { return path.Root("mock").AtName(name) }
 	switch mc.Clock.Mode {
 	case mock.ClockFixed, mock.ClockScaled:

@@ -121,6 +121,13 @@ func (l loggedHub) SkipUpdateRun(ctx context.Context, name string, targets []upd
 	return logCall(ctx, "SkipUpdateRun", "updateRun/"+name, &pre, func() (*hub.UpdateRun, error) { return l.next.SkipUpdateRun(ctx, name, targets, pre) })
 }
 
+func (l loggedHub) ApproveUpdateRunGate(ctx context.Context, name, gate string, pre hub.Precondition) (*hub.UpdateRun, error) {
+	return logCall(ctx, "ApproveUpdateRunGate", "updateRun/"+name+"/gate/"+gate, &pre, func() (*hub.UpdateRun, error) { return l.next.ApproveUpdateRunGate(ctx, name, gate, pre) })
+}
+
+// UpgradeDuration is a setting of the hub, not a call: not logged.
+func (l loggedHub) UpgradeDuration() time.Duration { return l.next.UpgradeDuration() }
+
 func (l loggedHub) GetAutoUpgradeProfile(ctx context.Context, name string) (*hub.AutoUpgradeProfile, error) {
 	return logCall(ctx, "GetAutoUpgradeProfile", "autoUpgradeProfile/"+name, nil, func() (*hub.AutoUpgradeProfile, error) { return l.next.GetAutoUpgradeProfile(ctx, name) })
 }

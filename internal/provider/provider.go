@@ -28,6 +28,8 @@ const (
 	EnvClock      = "AKS_MOCK_CLOCK"
 	EnvClockTime  = "AKS_MOCK_CLOCK_TIME"
 	EnvClockScale = "AKS_MOCK_CLOCK_SCALE"
+	// EnvUpgradeDuration sets mock.upgrade_duration.
+	EnvUpgradeDuration = "AKS_MOCK_UPGRADE_DURATION"
 )
 
 var (
@@ -58,6 +60,8 @@ type mockModel struct {
 	Clock      string   `json:"clock"`
 	ClockTime  string   `json:"clock_time"`
 	ClockScale *float64 `json:"clock_scale"`
+	// UpgradeDuration is how long one member's upgrade takes (a Go duration).
+	UpgradeDuration string `json:"upgrade_duration"`
 }
 
 // providerData is what Configure hands to resources and data sources.
@@ -108,6 +112,12 @@ func (p *aksProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 						MarkdownDescription: "Simulated seconds per real second for a `scaled` clock. Environment: `" + EnvClockScale + "`.",
 						Validators:          []validator.Float64{float64validator.AtLeast(0.001)},
 					},
+					"upgrade_duration": schema.StringAttribute{
+						Optional: true,
+						MarkdownDescription: "How long the mock hub takes to upgrade one member cluster during an update run, " +
+							"on its clock, as a Go duration such as `30m` or `0s` (default `" + mock.DefaultUpgradeDuration.String() +
+							"`). Previews estimate rollout timelines with it. Environment: `" + EnvUpgradeDuration + "`.",
+					},
 				},
 			},
 		},
@@ -145,6 +155,8 @@ func (p *aksProvider) Resources(context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
 		newPlacementResource,
 		newNodePoolResource,
+		newUpdateStrategyResource,
+		newUpdateRunResource,
 	}
 }
 
@@ -153,6 +165,7 @@ func (p *aksProvider) DataSources(context.Context) []func() datasource.DataSourc
 		newMemberClustersDataSource,
 		newPlacementPreviewDataSource,
 		newDisruptionPreviewDataSource,
+		newUpdatePreviewDataSource,
 	}
 }
 

@@ -1,0 +1,34 @@
+# Upgrade the sample fleet in three stages: the canary members first, then,
+# an hour later and once someone approves, wave 1, then wave 2. A member's
+# update group is set on the member (`group` in the fleet inventory).
+resource "aks_fleet_update_strategy" "canary_first" {
+  name = "canary-first"
+
+  stages = [
+    {
+      name                        = "canary"
+      groups                      = [{ name = "canary", max_concurrency = "50%" }] # half the canaries at once
+      after_stage_wait_in_seconds = 3600                                           # watch the canaries for an hour
+    },
+    {
+      name         = "wave-1"
+      groups       = [{ name = "wave-1" }] # one member at a time (the default)
+      before_gates = [{ type = "Approval", display_name = "Canaries healthy" }]
+    },
+    {
+      name   = "wave-2"
+      groups = [{ name = "wave-2", max_concurrency = "2" }]
+    },
+  ]
+}
+
+# Which members each group reaches in the fleet, e.g.
+# "wave-1/wave-1" = "3 members: aks-east-prod-02, aks-sea-prod-01, aks-weu-prod-01 (concurrency 1)".
+output "groups" {
+  value = aks_fleet_update_strategy.canary_first.preview.groups
+}
+
+# Members no stage reaches: a run with this strategy never upgrades them.
+output "not_upgraded" {
+  value = aks_fleet_update_strategy.canary_first.preview.members_in_no_group
+}

@@ -1,0 +1,686 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
+	"github.com/fleetform/terraform-provider-aks/internal/engine/update"
+	"github.com/fleetform/terraform-provider-aks/internal/hub"
+)
+
+var (
+	_ resource.ResourceWithConfigure      = (*updateRunResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*updateRunResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*updateRunResource)(nil)
+	_ resource.ResourceWithImportState    = (*updateRunResource)(nil)
+)
+
+const updateRunType = "aks_fleet_update_run"
+
+func newUpdateRunResource() resource.Resource { return &updateRunResource{} }
+
+// updateRunResource is a Fleet Manager update run, driven as code: what it
+// applies and in which order (replaced when changed), and the actions on it
+// (start, stop, skip, approve, re-run) as declarative attributes applied
+// when they change (designs/updates.md §4).
+type updateRunResource struct {
+	hubClient
+}
+
+// updateRunModel is the whole resource state.
+type updateRunModel struct {
+	ID                 string                     `json:"id"`
+	Name               string                     `json:"name"`
+	UpdateStrategyID   string                     `json:"update_strategy_id"`
+	Stages             []update.Stage             `json:"stages"`
+	Upgrade            update.Upgrade             `json:"upgrade"`
+	NodeImageSelection *update.NodeImageSelection `json:"node_image_selection"`
+	Start              bool                       `json:"start"`
+	Stopped            bool                       `json:"stopped"`
+	WaitForCompletion  bool                       `json:"wait_for_completion"`
+	Skip               []update.SkipTarget        `json:"skip"`
+	ApprovedGates      []string                   `json:"approved_gates"`
+	RerunTrigger       string                     `json:"rerun_trigger"`
+	Timeouts           *runTimeouts               `json:"timeouts"`
+	Preview            *rolloutPreviewDoc         `json:"preview"`
+	Status             *runStatusDoc              `json:"status"`
+}
+
+func (updateRunResource) model() any { return &updateRunModel{} }
+
+type runTimeouts struct {
+	Create string `json:"create"`
+	Update string `json:"update"`
+}
+
+// spec is the run's ARM spec.
+func (m *updateRunModel) spec() update.RunSpec {
+	s := update.RunSpec{UpdateStrategyID: m.UpdateStrategyID, ManagedClusterUpdate: update.ManagedClusterUpdate{Upgrade: m.Upgrade}}
+	if m.Stages != nil {
+		s.Strategy = &update.Strategy{Stages: m.Stages}
+	}
+	if m.NodeImageSelection != nil {
+		s.ManagedClusterUpdate.NodeImageSelection = *m.NodeImageSelection
+	}
+	return s
+}
+
+func (m *updateRunModel) setSpec(s update.RunSpec) {
+	m.UpdateStrategyID, m.Stages, m.Upgrade = s.UpdateStrategyID, nil, s.ManagedClusterUpdate.Upgrade
+	if s.Strategy != nil {
+		m.Stages = s.Strategy.Stages
+	}
+	nis := s.ManagedClusterUpdate.NodeImageSelection
+	m.NodeImageSelection = nil
+	if nis.Type != "" || nis.CustomNodeImageVersions != nil {
+		m.NodeImageSelection = &nis
+	}
+}
+
+// runStatusDoc is the run's progress as the hub reports it on every read.
+type runStatusDoc struct {
+	State              string            `json:"state"`
+	Message            string            `json:"message"`
+	StartTime          string            `json:"start_time"`
+	EndTime            string            `json:"end_time"`
+	Progress           string            `json:"progress"`
+	CurrentStage       string            `json:"current_stage"`
+	Stages             map[string]string `json:"stages"`
+	Groups             map[string]string `json:"groups"`
+	Members            map[string]string `json:"members"`
+	Gates              map[string]string `json:"gates"`
+	SelectedNodeImages map[string]string `json:"selected_node_images"`
+}
+
+func (r *updateRunResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_fleet_update_run"
+}
+
+func (r *updateRunResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.configure(req.ProviderData, &resp.Diagnostics)
+}
+
+func (r *updateRunResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	replace := "Changing it replaces the run (a started run cannot be changed)."
+	boolAttr := func(d string) rschema.BoolAttribute {
+		return rschema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false), MarkdownDescription: d}
+	}
+	str := func(d string) rschema.StringAttribute {
+		return rschema.StringAttribute{Computed: true, MarkdownDescription: d}
+	}
+	strMap := func(d string) rschema.MapAttribute {
+		return rschema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: d}
+	}
+	attrs := updateRunSpecAttrs(replace)
+	for k, v := range map[string]rschema.Attribute{
+		"start": boolAttr("Whether apply starts the run (default `false`: the run is created, not started, as the API does). " +
+			"Set it to `true` to start a run that has not started; it does nothing to a run that has."),
+		"stopped": boolAttr("Set to `true` to stop the run: upgrades in flight finish, nothing new starts. Setting it back to " +
+			"`false` (with `start = true`) resumes the run."),
+		"wait_for_completion": boolAttr("Whether apply waits until the run has completed, failed or stopped, or every member left " +
+			"is Pending (waiting for a maintenance window or a release), logging progress. Bounded by `timeouts`. A run that fails " +
+			"while apply waits fails the apply, naming the member, its group and stage, and the error."),
+		"skip": rschema.ListNestedAttribute{Optional: true, MarkdownDescription: "Skip targets: adding one skips it (and " +
+			"everything under it, gates included) at the next apply. Removing one undoes nothing.",
+			NestedObject: rschema.NestedAttributeObject{Attributes: map[string]rschema.Attribute{
+				"type": rschema.StringAttribute{Required: true, MarkdownDescription: "`Member`, `Group`, `Stage` or `AfterStageWait` (named by its stage)."},
+				"name": rschema.StringAttribute{Required: true, MarkdownDescription: "The member, group or stage name."},
+			}}},
+		"approved_gates": rschema.ListAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Approval gates " +
+			"to approve, by key (`<stage>:before`, `<stage>:after`, `<stage>/<group>:before`, `<stage>/<group>:after`; " +
+			"`preview.approval_gates` lists them). A gate is approved once the run has reached it: at an apply after that, or " +
+			"during an apply that waits for completion."},
+		"rerun_trigger": rschema.StringAttribute{Optional: true, MarkdownDescription: "Any value; changing it starts the run " +
+			"again if it has completed, failed or stopped, re-applying what was skipped or failed. Re-applying the same value re-runs nothing."},
+		"timeouts": rschema.SingleNestedAttribute{Optional: true, MarkdownDescription: "How long apply waits for the run with `wait_for_completion`.",
+			Attributes: map[string]rschema.Attribute{
+				"create": rschema.StringAttribute{Optional: true, MarkdownDescription: "A Go duration for create (default `60m`)."},
+				"update": rschema.StringAttribute{Optional: true, MarkdownDescription: "A Go duration for update (default `60m`)."},
+			}},
+		"preview": rolloutPreviewAttr("The rollout at plan, if the run started now: stage → group → member in the order the run " +
+			"reaches them (maintenance-window priority, then name), each with its predicted outcome, versions from → to, the reason, " +
+			"and estimated start and finish; totals; and a Mermaid gantt chart. Computed when the run is created, kept afterwards."),
+		"status": rschema.SingleNestedAttribute{Computed: true, MarkdownDescription: "The run's progress, refreshed on every read " +
+			"(it moves with the hub's clock between commands).",
+			Attributes: map[string]rschema.Attribute{
+				"state":                str("The run's state: `NotStarted`, `Running`, `Pending`, `Stopping`, `Stopped`, `Failed` or `Completed`."),
+				"message":              str("Why it failed, naming the member, its group and stage."),
+				"start_time":           str("When it last started (RFC 3339)."),
+				"end_time":             str("When it ended (RFC 3339)."),
+				"progress":             str("Members done of the total, and the current stage."),
+				"current_stage":        str("The stage in progress."),
+				"stages":               strMap("State of each stage, with its after-stage wait."),
+				"groups":               strMap("State of each group, keyed `<stage>/<group>`."),
+				"members":              strMap("State of each member with its message (versions, the next window opening, the error)."),
+				"gates":                strMap("State of each approval gate, by key."),
+				"selected_node_images": strMap("The node images a `Consistent` selection chose, per family."),
+			}},
+	} {
+		attrs[k] = v
+	}
+	resp.Schema = rschema.Schema{
+		// Version 0. A change of the state's shape bumps it and adds an
+		// upgrader from the previous version (see aks_fleet_placement).
+		MarkdownDescription: "A Fleet Manager update run: one rollout of a Kubernetes or node image upgrade across the fleet, in " +
+			"the order of a strategy. `terraform plan` shows the rollout before anything starts — which member goes when, which " +
+			"will wait for a maintenance window or a regional release, which will be skipped and why — and the run is then driven " +
+			"as code: start, stop, skip, approve gates, re-run.",
+		Attributes: withTypes(attrs),
+	}
+}
+
+// updateRunSpecAttrs are the attributes of a run's spec, shared with
+// aks_fleet_update_preview; replace is the sentence that says a change
+// replaces the run (empty for the data source).
+func updateRunSpecAttrs(replace string) map[string]rschema.Attribute {
+	stages := updateStagesAttr(false, "An inline strategy: the stages of this run. Set this, or `update_strategy_id`, or "+
+		"neither (every member one by one in a single stage and group). "+replace)
+	attrs := map[string]rschema.Attribute{
+		"name": rschema.StringAttribute{Required: true, MarkdownDescription: "Name of the update run: lower-case letters, digits and `-`, 1–50 characters.",
+			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}},
+		"id": rschema.StringAttribute{Computed: true, MarkdownDescription: "The run name.",
+			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
+		"update_strategy_id": rschema.StringAttribute{Optional: true, MarkdownDescription: "The strategy to follow: its name " +
+			"(`aks_fleet_update_strategy.x.id`) or ARM id. The run copies it when it is created: later edits of the strategy " +
+			"do not change this run (and show no diff here). " + replace},
+		"stages": stages,
+		"upgrade": rschema.SingleNestedAttribute{Required: true, MarkdownDescription: "What the run upgrades. " + replace,
+			Attributes: map[string]rschema.Attribute{
+				"type": rschema.StringAttribute{Required: true, MarkdownDescription: "`Full` (control plane and node images), " +
+					"`ControlPlaneOnly` or `NodeImageOnly`."},
+				"kubernetes_version": rschema.StringAttribute{Optional: true, MarkdownDescription: "The target Kubernetes version " +
+					"(`1.30.5`, or `1.30` for the newest patch released in each member's region): required for `Full` and " +
+					"`ControlPlaneOnly`, not allowed for `NodeImageOnly`."},
+			}},
+		"node_image_selection": rschema.SingleNestedAttribute{Optional: true, MarkdownDescription: "Which node images the run " +
+			"installs. " + replace,
+			Attributes: map[string]rschema.Attribute{
+				"type": rschema.StringAttribute{Optional: true, MarkdownDescription: "`Latest` (default: the newest image of each " +
+					"family in the member's region when its upgrade starts), `Consistent` (the newest image released in every " +
+					"region of the run, chosen when it starts) or `Custom` (`custom_node_image_versions`)."},
+				"custom_node_image_versions": rschema.ListAttribute{Optional: true, ElementType: types.StringType,
+					MarkdownDescription: "For `Custom`: full node image versions such as `AKSUbuntu-2204gen2containerd-202611.03.0`, at most one per image family."},
+			}},
+	}
+	if replace == "" {
+		delete(attrs, "name")
+		delete(attrs, "id")
+	}
+	return attrs
+}
+
+func (r *updateRunResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var m updateRunModel
+	unknown, ok := readValue(req.Config.Raw, &m, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	var errs field.Errors
+	if !unknown.covers(field.Root("name")) {
+		if err := update.ValidateName("update run", m.Name); err != nil {
+			errs = append(errs, nameError(err))
+		}
+	}
+	errs = append(errs, update.ValidateRun(m.spec())...)
+	for i, s := range m.Skip {
+		switch s.Type {
+		case update.TargetMember, update.TargetGroup, update.TargetStage, update.TargetAfterStageWait:
+		default:
+			errs = append(errs, field.Errorf(field.Root("skip").Index(i).Child("type"), "Use Member, Group, Stage or AfterStageWait.",
+				"%q is not a skip target type", s.Type))
+		}
+	}
+	if m.Timeouts != nil {
+		for name, v := range map[string]string{"create": m.Timeouts.Create, "update": m.Timeouts.Update} {
+			if d, err := time.ParseDuration(v); v != "" && (err != nil || d <= 0) {
+				errs = append(errs, field.Errorf(field.Root("timeouts").Child(name), "Write a Go duration such as 30m or 2h.", "%q is not a positive duration", v))
+			}
+		}
+	}
+	reportErrors(&resp.Diagnostics, "Invalid update run", errs, unknown)
+}
+
+// nameError puts a name rule's error on the name attribute.
+func nameError(err error) field.Error {
+	var fe field.Error
+	if errors.As(err, &fe) {
+		fe.Path = field.Root("name")
+		return fe
+	}
+	return field.Errorf(field.Root("name"), "", "%s", err.Error())
+}
+
+func (r *updateRunResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return // destroy
+	}
+	var plan updateRunModel
+	unknown, ok := readPlan(req.Plan, &plan, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	if !req.State.Raw.IsNull() {
+		var prior updateRunModel
+		if _, ok := readValue(req.State.Raw, &prior, &resp.Diagnostics); !ok {
+			return
+		}
+		if len(unknown) == 0 && prior.Name == plan.Name && sameSpec(prior.spec(), plan.spec(), update.RunWithDefaults) {
+			keepPreview(ctx, req.State, &resp.Plan, &resp.Diagnostics)
+			return
+		}
+		// What the run applies, and its order, change only by a new run
+		// (designs/updates.md §2). Compared with the engine's defaults on
+		// both sides: the hub's form of the same spec (an import) is no change.
+		resp.RequiresReplace = append(resp.RequiresReplace, path.Root("update_strategy_id"), path.Root("stages"),
+			path.Root("upgrade"), path.Root("node_image_selection"))
+	}
+	if len(unknown) > 0 || r.hub == nil {
+		return // the preview depends on values known only after apply
+	}
+	f, err := r.hub.Fleet(ctx)
+	if err != nil {
+		resp.Diagnostics.AddError("Cannot read the fleet", err.Error())
+		return
+	}
+	spec := plan.spec()
+	reportWarnings(&resp.Diagnostics, "Update run", update.RunWarnings(spec, f))
+	strategy, found := r.strategyOf(ctx, spec, &resp.Diagnostics)
+	if !found {
+		return
+	}
+	p := update.PreviewRun(spec.ManagedClusterUpdate, strategy, update.Members(f), f.Regions, r.hub.UpgradeDuration(), r.hub.Now())
+	setComputed(ctx, &resp.Plan, resp.Plan.Schema, path.Root("preview"), newRolloutPreviewDoc(p), &resp.Diagnostics)
+}
+
+// strategyOf is the strategy a run follows: inline, referenced (read from
+// the hub; found is false while it does not exist yet, e.g. created by the
+// same apply), or nil for one by one.
+func (r *updateRunResource) strategyOf(ctx context.Context, spec update.RunSpec, diags *diag.Diagnostics) (*update.Strategy, bool) {
+	if spec.Strategy != nil {
+		return spec.Strategy, true
+	}
+	if spec.UpdateStrategyID == "" {
+		return nil, true
+	}
+	s, err := r.hub.GetUpdateStrategy(ctx, update.StrategyNameFromID(spec.UpdateStrategyID))
+	switch {
+	case errors.Is(err, hub.ErrNotFound):
+		return nil, false
+	case err != nil:
+		hubError(diags, opRead, objectRef{"aks_fleet_update_strategy", spec.UpdateStrategyID}, err)
+		return nil, false
+	}
+	return &s.Spec, true
+}
+
+func (r *updateRunResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var m updateRunModel
+	if _, ok := readValue(req.Plan.Raw, &m, &resp.Diagnostics); !ok {
+		return
+	}
+	obj := objectRef{updateRunType, m.Name}
+	run, err := r.hub.PutUpdateRun(ctx, hub.UpdateRun{Meta: hub.Meta{Name: m.Name}, Spec: m.spec()}, hub.Precondition{IfNoneMatch: true})
+	if err != nil {
+		hubError(&resp.Diagnostics, opCreate, obj, err)
+		return
+	}
+	if m.Preview == nil { // the referenced strategy did not exist at plan: preview the copy the run made
+		f, err := r.hub.Fleet(ctx)
+		if err != nil {
+			resp.Diagnostics.AddError("Cannot read the fleet", err.Error())
+			return
+		}
+		p := update.PreviewRun(run.Spec.ManagedClusterUpdate, run.ResolvedStrategy, update.Members(f), f.Regions, r.hub.UpgradeDuration(), r.hub.Now())
+		pv := newRolloutPreviewDoc(p)
+		m.Preview = &pv
+	}
+	var prior updateRunModel
+	run = r.act(ctx, &prior, &m, run, timeoutOf(m.Timeouts, "create"), &resp.Diagnostics)
+	r.record(ctx, req.Plan.Raw, &resp.State, resp.Private, m, run, &resp.Diagnostics)
+}
+
+func (r *updateRunResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var prior, m updateRunModel
+	if _, ok := readValue(req.State.Raw, &prior, &resp.Diagnostics); !ok {
+		return
+	}
+	if _, ok := readValue(req.Plan.Raw, &m, &resp.Diagnostics); !ok {
+		return
+	}
+	run, err := r.hub.GetUpdateRun(ctx, prior.ID)
+	if err != nil {
+		hubError(&resp.Diagnostics, opUpdate, objectRef{updateRunType, prior.ID}, err)
+		return
+	}
+	if saved := savedVersion(ctx, req.Private, &resp.Diagnostics); saved.ETag != "" && !saved.CreatedAt.Equal(run.CreatedAt) {
+		hubError(&resp.Diagnostics, opUpdate, objectRef{updateRunType, prior.ID}, hub.ErrPreconditionFailed)
+		return
+	}
+	m.Preview = prior.Preview
+	run = r.act(ctx, &prior, &m, run, timeoutOf(m.Timeouts, "update"), &resp.Diagnostics)
+	r.record(ctx, req.Plan.Raw, &resp.State, resp.Private, m, run, &resp.Diagnostics)
+}
+
+func timeoutOf(t *runTimeouts, op string) time.Duration {
+	v := ""
+	if t != nil {
+		v = map[string]string{"create": t.Create, "update": t.Update}[op]
+	}
+	if d, err := time.ParseDuration(v); err == nil && d > 0 {
+		return d
+	}
+	return time.Hour
+}
+
+// act applies the actions the configuration asks for that differ from the
+// prior state: start (or resume, or re-run on a new trigger), stop, new skip
+// targets, gate approvals; then waits when asked. Each action carries the
+// run's ETag.
+func (r *updateRunResource) act(ctx context.Context, prior, m *updateRunModel, run *hub.UpdateRun, timeout time.Duration, diags *diag.Diagnostics) *hub.UpdateRun {
+	obj := objectRef{updateRunType, m.Name}
+	do := func(what string, call func(pre hub.Precondition) (*hub.UpdateRun, error)) bool {
+		next, err := call(hub.Precondition{IfMatch: run.ETag})
+		if err != nil {
+			hubError(diags, what, obj, err)
+			return false
+		}
+		run = next
+		return true
+	}
+	state := run.Status.State
+	terminal := state == update.StateCompleted || state == update.StateFailed || state == update.StateStopped
+	switch {
+	case m.Stopped && !prior.Stopped && (state == update.StateRunning || state == update.StatePending):
+		if !do("stop", func(pre hub.Precondition) (*hub.UpdateRun, error) { return r.hub.StopUpdateRun(ctx, m.Name, pre) }) {
+			return run
+		}
+	case m.Start && !m.Stopped && (state == update.StateNotStarted ||
+		(terminal && prior.Name != "" && (m.RerunTrigger != prior.RerunTrigger || (prior.Stopped && state == update.StateStopped)))):
+		if !do("start", func(pre hub.Precondition) (*hub.UpdateRun, error) { return r.hub.StartUpdateRun(ctx, m.Name, pre) }) {
+			return run
+		}
+	}
+	var targets []update.SkipTarget
+	for _, t := range m.Skip {
+		if !slices.Contains(prior.Skip, t) {
+			targets = append(targets, t)
+		}
+	}
+	if len(targets) > 0 {
+		if !do("skip", func(pre hub.Precondition) (*hub.UpdateRun, error) {
+			return r.hub.SkipUpdateRun(ctx, m.Name, targets, pre)
+		}) {
+			return run
+		}
+	}
+	if !r.approve(ctx, m, &run, diags) {
+		return run
+	}
+	if !m.WaitForCompletion || run.Status.State == update.StateNotStarted {
+		return r.failure(run, diags)
+	}
+	return r.wait(ctx, m, run, timeout, diags)
+}
+
+// approve completes every gate the configuration approves that is pending now.
+func (r *updateRunResource) approve(ctx context.Context, m *updateRunModel, run **hub.UpdateRun, diags *diag.Diagnostics) bool {
+	for _, g := range runGates((*run).Status) {
+		if g.State != update.StatePending || !slices.Contains(m.ApprovedGates, g.Key) {
+			continue
+		}
+		next, err := r.hub.ApproveUpdateRunGate(ctx, m.Name, g.Key, hub.Precondition{IfMatch: (*run).ETag})
+		if err != nil {
+			hubError(diags, "approve gate "+g.Key+" of", objectRef{updateRunType, m.Name}, err)
+			return false
+		}
+		*run = next
+	}
+	return true
+}
+
+// wait polls the run until it settles, approving gates as it reaches them.
+func (r *updateRunResource) wait(ctx context.Context, m *updateRunModel, run *hub.UpdateRun, timeout time.Duration, diags *diag.Diagnostics) *hub.UpdateRun {
+	deadline := time.Now().Add(timeout)
+	lastClock, still := r.hub.Now(), 0
+	for {
+		st := run.Status
+		if settled(st, m.ApprovedGates) {
+			return r.failure(run, diags)
+		}
+		done, total, stage := progress(st)
+		tflog.Info(ctx, "waiting for update run", map[string]any{"run": m.Name, "state": st.State, "members_done": done,
+			"members_total": total, "current_stage": stage})
+		if time.Now().After(deadline) {
+			diags.AddError("Update run still in progress", fmt.Sprintf("%s %s is %s after %s (%d of %d members done, stage %s). "+
+				"It goes on: refresh to follow it, or raise timeouts.", updateRunType, m.Name, st.State, timeout, done, total, stage))
+			return run
+		}
+		select {
+		case <-ctx.Done():
+			diags.AddError("Stopped waiting for the update run", ctx.Err().Error())
+			return run
+		case <-time.After(pollInterval):
+		}
+		now := r.hub.Now()
+		if !now.After(lastClock) {
+			if still++; still >= 2 {
+				diags.AddWarning("The hub's clock does not move", fmt.Sprintf("%s %s is %s and cannot progress while the hub's "+
+					"clock is fixed: apply stops waiting. Use a real or scaled mock clock to watch a run progress.", updateRunType, m.Name, st.State))
+				return run
+			}
+		}
+		lastClock = now
+		next, err := r.hub.GetUpdateRun(ctx, m.Name)
+		if err != nil {
+			hubError(diags, opRead, objectRef{updateRunType, m.Name}, err)
+			return run
+		}
+		run = next
+		if !r.approve(ctx, m, &run, diags) {
+			return run
+		}
+	}
+}
+
+// pollInterval is how often apply reads a run it waits for.
+var pollInterval = time.Second
+
+// settled: completed, failed or stopped, or nothing left but members waiting
+// (Pending) and gates the configuration does not approve.
+func settled(st update.RunStatus, approved []string) bool {
+	switch st.State {
+	case update.StateCompleted, update.StateFailed, update.StateStopped:
+		return true
+	case update.StatePending:
+		for _, g := range runGates(st) {
+			if g.State == update.StatePending && slices.Contains(approved, g.Key) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// failure fails the apply when the run has failed, with the engine's
+// message naming the member, its group and stage, and the error.
+func (r *updateRunResource) failure(run *hub.UpdateRun, diags *diag.Diagnostics) *hub.UpdateRun {
+	if run.Status.State == update.StateFailed {
+		diags.AddError("Update run failed", fmt.Sprintf("%s %s failed: %s. Fix the cause, then change rerun_trigger to run "+
+			"it again: it re-applies only what failed or was skipped.", updateRunType, run.Name, run.Status.Message))
+	}
+	return run
+}
+
+func runGates(st update.RunStatus) []update.GateStatus {
+	var out []update.GateStatus
+	for _, s := range st.Stages {
+		out = append(out, s.Gates...)
+		for _, g := range s.Groups {
+			out = append(out, g.Gates...)
+		}
+	}
+	return out
+}
+
+// progress counts members done (completed, skipped or failed) and names the stage in progress.
+func progress(st update.RunStatus) (done, total int, stage string) {
+	for _, s := range st.Stages {
+		if stage == "" && (s.State == update.StateRunning || s.State == update.StatePending) {
+			stage = s.Name
+		}
+		for _, g := range s.Groups {
+			for _, m := range g.Members {
+				total++
+				switch m.State {
+				case update.StateCompleted, update.StateSkipped, update.StateFailed:
+					done++
+				}
+			}
+		}
+	}
+	return done, total, stage
+}
+
+// record stores the planned (or prior) value as it is, with the hub's id,
+// the preview and the status, and the run's version in private state.
+func (r *updateRunResource) record(ctx context.Context, raw tftypes.Value, state *tfsdk.State, private privateSetter, m updateRunModel, run *hub.UpdateRun, diags *diag.Diagnostics) {
+	state.Raw = raw
+	diags.Append(state.SetAttribute(ctx, path.Root("id"), run.Name)...)
+	setComputed(ctx, state, state.Schema, path.Root("preview"), m.Preview, diags)
+	setComputed(ctx, state, state.Schema, path.Root("status"), newRunStatusDoc(run.Status), diags)
+	saveVersion(ctx, private, run.Meta, diags)
+}
+
+func (r *updateRunResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var m updateRunModel
+	if _, ok := readValue(req.State.Raw, &m, &resp.Diagnostics); !ok {
+		return
+	}
+	run, err := r.hub.GetUpdateRun(ctx, m.ID)
+	if errors.Is(err, hub.ErrNotFound) {
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		hubError(&resp.Diagnostics, opRead, objectRef{updateRunType, m.ID}, err)
+		return
+	}
+	adopted := false
+	if m.Name == "" { // imported: the hub's spec, and actions as the run's state says they were taken
+		m.Name, adopted = run.Name, true
+		m.setSpec(run.Spec)
+		m.Start = run.Status.State != update.StateNotStarted
+		m.Stopped = run.Status.State == update.StateStopped || run.Status.State == update.StateStopping
+	} else if !sameSpec(m.spec(), run.Spec, update.RunWithDefaults) { // changed outside Terraform
+		m.setSpec(adoptSpec(run.Spec, m.spec(), update.RunWithDefaults))
+		adopted = true
+	}
+	if m.Preview == nil {
+		f, err := r.hub.Fleet(ctx)
+		if err != nil {
+			resp.Diagnostics.AddError("Cannot read the fleet", err.Error())
+			return
+		}
+		p := update.PreviewRun(run.Spec.ManagedClusterUpdate, run.ResolvedStrategy, update.Members(f), f.Regions, r.hub.UpgradeDuration(), r.hub.Now())
+		pv := newRolloutPreviewDoc(p)
+		m.Preview = &pv
+	}
+	raw := req.State.Raw
+	if adopted {
+		setState(&resp.State, m, &resp.Diagnostics)
+		raw = resp.State.Raw
+	}
+	r.record(ctx, raw, &resp.State, resp.Private, m, run, &resp.Diagnostics)
+}
+
+func (r *updateRunResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var m updateRunModel
+	if _, ok := readValue(req.State.Raw, &m, &resp.Diagnostics); !ok {
+		return
+	}
+	obj := objectRef{updateRunType, m.ID}
+	run, err := r.hub.GetUpdateRun(ctx, m.ID)
+	if errors.Is(err, hub.ErrNotFound) {
+		return
+	}
+	if err != nil {
+		hubError(&resp.Diagnostics, opDelete, obj, err)
+		return
+	}
+	if saved := savedVersion(ctx, req.Private, &resp.Diagnostics); saved.ETag != "" && !saved.CreatedAt.Equal(run.CreatedAt) {
+		hubError(&resp.Diagnostics, opDelete, obj, hub.ErrPreconditionFailed)
+		return
+	}
+	// A running run is stopped first (designs/updates.md §4): upgrades in
+	// flight finish on the clusters; nothing new starts.
+	if s := run.Status.State; s == update.StateRunning || s == update.StatePending {
+		tflog.Info(ctx, "stopping the update run before deleting it", map[string]any{"run": m.ID, "state": s})
+		if run, err = r.hub.StopUpdateRun(ctx, m.ID, hub.Precondition{IfMatch: run.ETag}); err != nil {
+			hubError(&resp.Diagnostics, "stop", obj, err)
+			return
+		}
+	}
+	if err := r.hub.DeleteUpdateRun(ctx, m.ID, hub.Precondition{IfMatch: run.ETag}); err != nil && !errors.Is(err, hub.ErrNotFound) {
+		hubError(&resp.Diagnostics, opDelete, obj, err)
+	}
+}
+
+// ImportState takes a run name or its ARM id (…/fleets/<f>/updateRuns/<name>).
+func (r *updateRunResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	name := req.ID[strings.LastIndex(req.ID, "/")+1:]
+	if err := update.ValidateName("update run", name); err != nil {
+		resp.Diagnostics.AddError("Invalid import id", fmt.Sprintf("%q: give the update run's name or its ARM id "+
+			"(/subscriptions/…/providers/Microsoft.ContainerService/fleets/<fleet>/updateRuns/<name>).", req.ID))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), name)...)
+}
+
+func newRunStatusDoc(st update.RunStatus) runStatusDoc {
+	done, total, stage := progress(st)
+	d := runStatusDoc{State: st.State, Message: st.Message, StartTime: rfc3339(st.StartTime), EndTime: rfc3339(st.EndTime),
+		CurrentStage: stage, Stages: map[string]string{}, Groups: map[string]string{}, Members: map[string]string{}, Gates: map[string]string{},
+		SelectedNodeImages: st.SelectedNodeImageVersions}
+	d.Progress = fmt.Sprintf("%d of %d members done", done, total)
+	if stage != "" {
+		d.Progress += "; stage " + stage
+	}
+	for _, s := range st.Stages {
+		d.Stages[s.Name] = s.State + " (after-stage wait " + s.AfterStageWait + ")"
+		for _, g := range s.Groups {
+			d.Groups[s.Name+"/"+g.Name] = g.State
+			for _, m := range g.Members {
+				line := m.State
+				if m.Message != "" {
+					line += ": " + m.Message
+				}
+				d.Members[m.Name] = line
+			}
+		}
+	}
+	gates := runGates(st)
+	sort.SliceStable(gates, func(i, j int) bool { return gates[i].Key < gates[j].Key })
+	for _, g := range gates {
+		d.Gates[g.Key] = g.State
+	}
+	return d
+}

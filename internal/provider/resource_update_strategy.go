@@ -1,0 +1,406 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
+	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
+	"github.com/fleetform/terraform-provider-aks/internal/engine/update"
+	"github.com/fleetform/terraform-provider-aks/internal/hub"
+)
+
+var (
+	_ resource.ResourceWithConfigure      = (*updateStrategyResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*updateStrategyResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*updateStrategyResource)(nil)
+	_ resource.ResourceWithImportState    = (*updateStrategyResource)(nil)
+)
+
+const updateStrategyType = "aks_fleet_update_strategy"
+
+// updateStrategyKind names the resource in the engine's name rule.
+const updateStrategyKind = "update strategy"
+
+func newUpdateStrategyResource() resource.Resource { return &updateStrategyResource{} }
+
+type updateStrategyResource struct {
+	hubClient
+}
+
+// updateStrategyModel is the whole resource state; the embedded strategy's
+// stages are the configurable spec.
+type updateStrategyModel struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	update.Strategy
+	Preview *strategyPreviewDoc `json:"preview"`
+}
+
+func (updateStrategyResource) model() any { return &updateStrategyModel{} }
+
+// strategyPreviewDoc is what the strategy's groups resolve to in the fleet
+// when the preview was computed, one line per group.
+type strategyPreviewDoc struct {
+	Groups           map[string]string `json:"groups"`
+	MembersInNoGroup []string          `json:"members_in_no_group"`
+	Summary          string            `json:"summary"`
+}
+
+// maxStrategyPreviewMembers is how many member names a group's preview line lists
+// before "and N more".
+const maxStrategyPreviewMembers = 10
+
+func (r *updateStrategyResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_fleet_update_strategy"
+}
+
+func (r *updateStrategyResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.configure(req.ProviderData, &resp.Diagnostics)
+}
+
+func (r *updateStrategyResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	attrs := map[string]rschema.Attribute{
+		"name": rschema.StringAttribute{Required: true, PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			MarkdownDescription: "The strategy name: lower-case letters, digits and `-`, 1–50 characters, starting and ending with a " +
+				"letter or a digit. Runs and auto-upgrade profiles reference the strategy by it (`update_strategy_id`)."},
+		"id": rschema.StringAttribute{Computed: true, MarkdownDescription: "The strategy name.",
+			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
+		"stages": updateStagesAttr(true, "The stages, run one after another (at least one). The groups of a stage are upgraded "+
+			"in parallel; a group is the set of members whose update `group` is its name, and appears in one stage only."),
+		"preview": rschema.SingleNestedAttribute{Computed: true,
+			MarkdownDescription: "What each group resolves to in the current fleet, computed at plan when the strategy is created " +
+				"or its stages change (and kept until they change again, so the fleet changing never causes a diff). A strategy " +
+				"holds no versions: the rollout order with each member's outcome is the preview of `aks_fleet_update_run`.",
+			Attributes: map[string]rschema.Attribute{
+				"groups": rschema.MapAttribute{Computed: true, ElementType: types.StringType,
+					MarkdownDescription: "One line per group, keyed `<stage>/<group>`: its members (at most 10 named, then `and N more`) " +
+						"and how many of them are upgraded at once — the group's `max_concurrency` resolved against its member " +
+						"count and bounded by its stage's — e.g. `2 members: aks-east-prod-02, aks-weu-prod-01 (concurrency 1)`."},
+				"members_in_no_group": rschema.ListAttribute{Computed: true, ElementType: types.StringType,
+					MarkdownDescription: "The members no group of the strategy covers (without a group, or in a group no stage lists), " +
+						"sorted: a run that uses the strategy never upgrades them."},
+				"summary": rschema.StringAttribute{Computed: true, MarkdownDescription: "One line: stages, groups, how many members " +
+					"the strategy reaches and how many groups have none, e.g. `3 stages, 3 groups: 10 of 12 members, 2 in no group`."},
+			},
+		},
+	}
+	resp.Schema = rschema.Schema{
+		// Version 0. A change of the state's shape bumps it and adds an
+		// upgrader from the previous version to UpgradeState (as
+		// aks_fleet_placement's upgradePlacementStateV0).
+		Version: 0,
+		MarkdownDescription: "An Azure Kubernetes Fleet Manager update strategy (`fleets/updateStrategies`): the order in which " +
+			"update runs upgrade member clusters — stages one after another, the update groups of a stage in parallel, with " +
+			"optional waits and approval gates. `terraform plan` shows which members each group resolves to in the current " +
+			"fleet, and warns about a group no member has (the service rejects a run that uses it) and about members no group " +
+			"of the strategy covers (never upgraded by it). A run copies the strategy when it is created: changing the " +
+			"strategy later affects only new runs.",
+		Attributes: withTypes(attrs),
+	}
+}
+
+// updateNameErrors is the name rule at the name attribute.
+func updateNameErrors(kind, name string) field.Errors {
+	var fe field.Error
+	if err := update.ValidateName(kind, name); errors.As(err, &fe) {
+		return field.Errors{fe}.Prefix(field.Root("name"))
+	}
+	return nil
+}
+
+func (r *updateStrategyResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var m updateStrategyModel
+	unknown, ok := readValue(req.Config.Raw, &m, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	errs := append(updateNameErrors(updateStrategyKind, m.Name), update.ValidateStrategy(m.Strategy)...)
+	reportErrors(&resp.Diagnostics, "Invalid update strategy", errs, unknown)
+}
+
+func (r *updateStrategyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return // destroy
+	}
+	var plan updateStrategyModel
+	unknown, ok := readPlan(req.Plan, &plan, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	if !req.State.Raw.IsNull() {
+		var prior updateStrategyModel
+		if _, ok := readValue(req.State.Raw, &prior, &resp.Diagnostics); !ok {
+			return
+		}
+		// A new name replaces the strategy (RequiresReplace): no update rule applies.
+		replaced := unknown.covers(field.Root("name")) || prior.Name != plan.Name
+		if !replaced {
+			reportErrors(&resp.Diagnostics, "Invalid update strategy change", update.ValidateStrategyUpdate(prior.Strategy, plan.Strategy), unknown)
+			if resp.Diagnostics.HasError() {
+				return
+			}
+			if len(unknown) == 0 && sameSpec(prior.Strategy, plan.Strategy, update.StrategyWithDefaults) {
+				keepPreview(ctx, req.State, &resp.Plan, &resp.Diagnostics)
+				return
+			}
+		}
+	}
+	if len(unknown) > 0 || r.hub == nil {
+		return // the preview depends on values known only after apply: it stays unknown
+	}
+	f, err := r.hub.Fleet(ctx)
+	if err != nil {
+		resp.Diagnostics.AddError("Cannot read the fleet", err.Error())
+		return
+	}
+	reportWarnings(&resp.Diagnostics, "Update strategy", update.StrategyWarnings(plan.Strategy, f))
+	setComputed(ctx, &resp.Plan, resp.Plan.Schema, path.Root("preview"), newStrategyPreviewDoc(plan.Strategy, f), &resp.Diagnostics)
+}
+
+func (r *updateStrategyResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	create := func(write func(hub.Precondition) error) error { return write(hub.Precondition{IfNoneMatch: true}) }
+	r.apply(ctx, opCreate, req.Plan, create, &resp.State, resp.Private, &resp.Diagnostics)
+}
+
+func (r *updateStrategyResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var prior updateStrategyModel
+	if _, ok := readValue(req.State.Raw, &prior, &resp.Diagnostics); !ok {
+		return
+	}
+	saved := savedVersion(ctx, req.Private, &resp.Diagnostics)
+	guarded := func(write func(hub.Precondition) error) error {
+		return conditionalWrite(saved, r.current(ctx, prior.Name, prior.Strategy), write)
+	}
+	r.apply(ctx, opUpdate, req.Plan, guarded, &resp.State, resp.Private, &resp.Diagnostics)
+}
+
+// apply sends the planned strategy to the hub (a create must not find it; an
+// update must find the version last read).
+func (r *updateStrategyResource) apply(ctx context.Context, op string, plan tfsdk.Plan, guarded func(write func(hub.Precondition) error) error,
+	state *tfsdk.State, private privateSetter, diags *diag.Diagnostics) {
+	var m updateStrategyModel
+	if _, ok := readValue(plan.Raw, &m, diags); !ok || diags.HasError() {
+		return
+	}
+	var s *hub.UpdateStrategy
+	write := func(pre hub.Precondition) (err error) {
+		s, err = r.hub.PutUpdateStrategy(ctx, hub.UpdateStrategy{Meta: hub.Meta{Name: m.Name}, Spec: m.Strategy}, pre)
+		return err
+	}
+	if err := guarded(write); err != nil {
+		hubError(diags, op, objectRef{updateStrategyType, m.Name}, err)
+		return
+	}
+	state.Raw = plan.Raw
+	diags.Append(state.SetAttribute(ctx, path.Root("id"), s.Name)...)
+	saveVersion(ctx, private, s.Meta, diags)
+}
+
+// current reads the strategy for conditionalWrite: its metadata, and whether
+// its stages are still the ones Terraform last read.
+func (r *updateStrategyResource) current(ctx context.Context, name string, last update.Strategy) func() (hub.Meta, bool, error) {
+	return func() (hub.Meta, bool, error) {
+		s, err := r.hub.GetUpdateStrategy(ctx, name)
+		if err != nil {
+			return hub.Meta{}, false, err
+		}
+		return s.Meta, sameSpec(s.Spec, last, update.StrategyWithDefaults), nil
+	}
+}
+
+func (r *updateStrategyResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var prior updateStrategyModel
+	if _, ok := readValue(req.State.Raw, &prior, &resp.Diagnostics); !ok {
+		return
+	}
+	s, err := r.hub.GetUpdateStrategy(ctx, prior.ID)
+	if errors.Is(err, hub.ErrNotFound) {
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		hubError(&resp.Diagnostics, opRead, objectRef{updateStrategyType, prior.ID}, err)
+		return
+	}
+	saveVersion(ctx, resp.Private, s.Meta, &resp.Diagnostics)
+	if prior.Preview == nil { // imported: preview the strategy the hub holds
+		f, err := r.hub.Fleet(ctx)
+		if err != nil {
+			resp.Diagnostics.AddError("Cannot read the fleet", err.Error())
+			return
+		}
+		pv := newStrategyPreviewDoc(s.Spec, f)
+		prior.Preview = &pv
+	}
+	if !sameSpec(prior.Strategy, s.Spec, update.StrategyWithDefaults) || prior.Name != s.Name { // imported, or changed outside Terraform
+		setState(&resp.State, updateStrategyModel{ID: s.Name, Name: s.Name, Strategy: adoptSpec(s.Spec, prior.Strategy, update.StrategyWithDefaults),
+			Preview: prior.Preview}, &resp.Diagnostics)
+		if !resp.Diagnostics.HasError() {
+			raw, err := unsetZeroWaits(resp.State.Raw, req.State.Raw)
+			if err != nil {
+				resp.Diagnostics.AddError("Cannot record the state", err.Error())
+				return
+			}
+			resp.State.Raw = raw
+		}
+		return
+	}
+	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("preview"), prior.Preview, &resp.Diagnostics)
+}
+
+// unsetZeroWaits keeps the practitioner's form of after_stage_wait_in_seconds
+// when Read records the hub's strategy. The model holds the wait as an int,
+// so an unset wait and the default 0 read back alike, and the state would
+// record 0 where the configuration leaves the wait out (a diff with nothing
+// to change). A zero wait is recorded as unset unless the prior state has it
+// set at the same stage; on import there is no prior state, and the default
+// is recorded as unset — a configuration that writes `= 0` plans one update.
+func unsetZeroWaits(v, prior tftypes.Value) (tftypes.Value, error) {
+	return tftypes.Transform(v, func(p *tftypes.AttributePath, x tftypes.Value) (tftypes.Value, error) {
+		steps := p.Steps()
+		if len(steps) != 3 || steps[0] != tftypes.AttributeName("stages") || steps[2] != tftypes.AttributeName("after_stage_wait_in_seconds") ||
+			!x.IsKnown() || x.IsNull() {
+			return x, nil
+		}
+		var n big.Float
+		if err := x.As(&n); err != nil || n.Sign() != 0 {
+			return x, err
+		}
+		if at, _, err := tftypes.WalkAttributePath(prior, p); err == nil {
+			if pv, ok := at.(tftypes.Value); ok && !pv.IsNull() {
+				return x, nil // written as 0
+			}
+		}
+		return tftypes.NewValue(x.Type(), nil), nil
+	})
+}
+
+func (r *updateStrategyResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var m updateStrategyModel
+	if _, ok := readValue(req.State.Raw, &m, &resp.Diagnostics); !ok {
+		return
+	}
+	del := func(pre hub.Precondition) error { return r.hub.DeleteUpdateStrategy(ctx, m.ID, pre) }
+	if err := conditionalWrite(savedVersion(ctx, req.Private, &resp.Diagnostics), r.current(ctx, m.ID, m.Strategy), del); err != nil && !errors.Is(err, hub.ErrNotFound) {
+		hubError(&resp.Diagnostics, opDelete, objectRef{updateStrategyType, m.ID}, err)
+	}
+}
+
+// ImportState takes the strategy's name or its ARM id; the id recorded is
+// the bare name.
+func (r *updateStrategyResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	name, err := strategyImportName(req.ID)
+	if err != nil {
+		resp.Diagnostics.AddError("Invalid import id", err.Error())
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), name)...)
+}
+
+// strategyImportName is the strategy an import id names: a name, or an ARM
+// id /subscriptions/…/providers/Microsoft.ContainerService/fleets/<fleet>/updateStrategies/<name>
+// (fixed segments in any case). The engine's rule of update_strategy_id,
+// which takes the same two forms, is the rule of the import id.
+func strategyImportName(id string) (string, error) {
+	const form = "Import an update strategy by its name, e.g. canary-first, or by its ARM id " +
+		"/subscriptions/<subscription>/resourceGroups/<resource group>/providers/Microsoft.ContainerService/fleets/<fleet>/updateStrategies/<name>"
+	if id == "" {
+		return "", errors.New(form + "; got an empty id.")
+	}
+	for _, e := range update.ValidateRun(update.RunSpec{UpdateStrategyID: id}) {
+		if e.ID == update.RuleStrategyID {
+			return "", errors.New(form + ": " + e.Rule + ".")
+		}
+	}
+	return update.StrategyNameFromID(id), nil
+}
+
+// newStrategyPreviewDoc resolves the strategy's groups against the fleet.
+func newStrategyPreviewDoc(s update.Strategy, f *fleet.Fleet) strategyPreviewDoc {
+	d := strategyPreviewDoc{Groups: map[string]string{}, MembersInNoGroup: []string{}}
+	members := map[string][]string{} // group -> member names, sorted (the fleet's clusters are)
+	for _, c := range f.Clusters {
+		members[c.Group] = append(members[c.Group], c.Name)
+	}
+	covered := map[string]bool{}
+	groups, reached, empty := 0, 0, 0
+	for _, st := range s.Stages {
+		stageMembers := 0
+		for _, g := range st.Groups {
+			if !covered[g.Name] {
+				stageMembers += len(members[g.Name])
+			}
+		}
+		stageLimit := update.ResolveConcurrency(st.MaxConcurrency, stageMembers, concurrencyDefault(update.DefaultStageMaxConcurrency))
+		for _, g := range st.Groups {
+			if covered[g.Name] {
+				continue // listed twice: a validation error, previewed once
+			}
+			covered[g.Name] = true
+			groups++
+			names := members[g.Name]
+			if g.Name == "" {
+				names = nil // the members without a group are in no group
+			}
+			reached += len(names)
+			key := st.Name + "/" + g.Name
+			if len(names) == 0 {
+				empty++
+				d.Groups[key] = "0 members: no member of the fleet is in this group"
+				continue
+			}
+			k := min(update.ResolveConcurrency(g.MaxConcurrency, len(names), concurrencyDefault(update.DefaultGroupMaxConcurrency)), stageLimit)
+			d.Groups[key] = fmt.Sprintf("%s: %s (concurrency %d)", countNoun(len(names), "member"), strategyMemberList(names), k)
+		}
+	}
+	for _, c := range f.Clusters {
+		if c.Group == "" || !covered[c.Group] {
+			d.MembersInNoGroup = append(d.MembersInNoGroup, c.Name)
+		}
+	}
+	d.Summary = fmt.Sprintf("%s, %s: %d of %s", countNoun(len(s.Stages), "stage"), countNoun(groups, "group"), reached, countNoun(len(f.Clusters), "member"))
+	if n := len(d.MembersInNoGroup); n > 0 {
+		d.Summary += fmt.Sprintf(", %d in no group", n)
+	}
+	if empty > 0 {
+		d.Summary += fmt.Sprintf("; %s without members", countNoun(empty, "group"))
+	}
+	return d
+}
+
+// strategyMemberList names the first maxStrategyPreviewMembers members, then "and N more".
+func strategyMemberList(names []string) string {
+	if len(names) <= maxStrategyPreviewMembers {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:maxStrategyPreviewMembers], ", "), len(names)-maxStrategyPreviewMembers)
+}
+
+// countNoun is "1 member", "2 members".
+func countNoun(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// concurrencyDefault is an engine default of max_concurrency (a whole number) as a count.
+func concurrencyDefault(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
+}
