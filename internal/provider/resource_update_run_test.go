@@ -101,9 +101,9 @@ func TestAccUpdateRun_previewStartPendingImport(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			},
 			{
-				ResourceName:            addr,
-				ImportState:             true,
-				ImportStateVerify:       true,
+				ResourceName:      addr,
+				ImportState:       true,
+				ImportStateVerify: true,
 				// The hub's form writes the defaults out (an after-stage wait
 				// of 0): the same spec, so the next plan updates in place, never replaces.
 				ImportStateVerifyIgnore: []string{"preview", "status", "stages.1.after_stage_wait_in_seconds"},
