@@ -105,8 +105,7 @@ func (d *updatePreviewDataSource) Read(ctx context.Context, req datasource.ReadR
 	for _, w := range update.RunWarnings(spec, f) {
 		m.Warnings = append(m.Warnings, w.String())
 	}
-	p := update.PreviewRun(spec.ManagedClusterUpdate, strategy, update.Members(f), f.Regions, d.hub.UpgradeDuration(), d.hub.Now())
 	resp.State.Raw = req.Config.Raw
-	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("preview"), newRolloutPreviewDoc(p), &resp.Diagnostics)
+	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("preview"), previewRollout(d.hub, f, spec.ManagedClusterUpdate, strategy), &resp.Diagnostics)
 	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("warnings"), m.Warnings, &resp.Diagnostics)
 }

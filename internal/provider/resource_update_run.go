@@ -240,14 +240,7 @@ func (r *updateRunResource) ValidateConfig(ctx context.Context, req resource.Val
 		}
 	}
 	errs = append(errs, update.ValidateRun(m.spec())...)
-	for i, s := range m.Skip {
-		switch s.Type {
-		case update.TargetMember, update.TargetGroup, update.TargetStage, update.TargetAfterStageWait:
-		default:
-			errs = append(errs, field.Errorf(field.Root("skip").Index(i).Child("type"), "Use Member, Group, Stage or AfterStageWait.",
-				"%q is not a skip target type", s.Type))
-		}
-	}
+	errs = append(errs, update.ValidateSkipTypes(m.Skip)...)
 	if m.Timeouts != nil {
 		for name, v := range map[string]string{"create": m.Timeouts.Create, "update": m.Timeouts.Update} {
 			if d, err := time.ParseDuration(v); v != "" && (err != nil || d <= 0) {
@@ -277,37 +270,56 @@ func (r *updateRunResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	if !ok {
 		return
 	}
+	var prior *updateRunModel
+	same := false
 	if !req.State.Raw.IsNull() {
-		var prior updateRunModel
-		if _, ok := readValue(req.State.Raw, &prior, &resp.Diagnostics); !ok {
+		prior = &updateRunModel{}
+		if _, ok := readValue(req.State.Raw, prior, &resp.Diagnostics); !ok {
 			return
 		}
-		if len(unknown) == 0 && prior.Name == plan.Name && sameSpec(prior.spec(), plan.spec(), update.RunWithDefaults) {
+		same = len(unknown) == 0 && prior.Name == plan.Name && sameSpec(prior.spec(), plan.spec(), update.RunWithDefaults)
+		if same {
 			keepPreview(ctx, req.State, &resp.Plan, &resp.Diagnostics)
-			return
+		} else {
+			// What the run applies, and its order, change only by a new run
+			// (designs/updates.md §2). Compared with the engine's defaults on
+			// both sides: the hub's form of the same spec (an import) is no change.
+			resp.RequiresReplace = append(resp.RequiresReplace, path.Root("update_strategy_id"), path.Root("stages"),
+				path.Root("upgrade"), path.Root("node_image_selection"))
 		}
-		// What the run applies, and its order, change only by a new run
-		// (designs/updates.md §2). Compared with the engine's defaults on
-		// both sides: the hub's form of the same spec (an import) is no change.
-		resp.RequiresReplace = append(resp.RequiresReplace, path.Root("update_strategy_id"), path.Root("stages"),
-			path.Root("upgrade"), path.Root("node_image_selection"))
 	}
 	if len(unknown) > 0 || r.hub == nil {
-		return // the preview depends on values known only after apply
+		return // the preview and the actions' targets depend on values known only after apply
+	}
+	actions := len(plan.Skip)+len(plan.ApprovedGates) > 0
+	if same && !actions {
+		return
 	}
 	f, err := r.hub.Fleet(ctx)
 	if err != nil {
 		resp.Diagnostics.AddError("Cannot read the fleet", err.Error())
 		return
 	}
-	spec := plan.spec()
-	reportWarnings(&resp.Diagnostics, "Update run", update.RunWarnings(spec, f))
-	strategy, found := r.strategyOf(ctx, spec, &resp.Diagnostics)
-	if !found {
-		return
+	var strategy *update.Strategy
+	if same { // the run's own copy of its strategy
+		run, err := r.hub.GetUpdateRun(ctx, prior.ID)
+		if err != nil {
+			hubError(&resp.Diagnostics, opRead, objectRef{updateRunType, prior.ID}, err)
+			return
+		}
+		strategy = run.ResolvedStrategy
+	} else {
+		spec := plan.spec()
+		reportWarnings(&resp.Diagnostics, "Update run", update.RunWarnings(spec, f))
+		var found bool
+		if strategy, found = r.strategyOf(ctx, spec, &resp.Diagnostics); !found {
+			return // a strategy created by this apply: previewed at apply, actions checked by the hub
+		}
+		setComputed(ctx, &resp.Plan, resp.Plan.Schema, path.Root("preview"), previewRollout(r.hub, f, spec.ManagedClusterUpdate, strategy), &resp.Diagnostics)
 	}
-	p := update.PreviewRun(spec.ManagedClusterUpdate, strategy, update.Members(f), f.Regions, r.hub.UpgradeDuration(), r.hub.Now())
-	setComputed(ctx, &resp.Plan, resp.Plan.Schema, path.Root("preview"), newRolloutPreviewDoc(p), &resp.Diagnostics)
+	if actions {
+		reportErrors(&resp.Diagnostics, "Invalid update run action", update.ValidateActions(strategy, update.Members(f), plan.Skip, plan.ApprovedGates), nil)
+	}
 }
 
 // strategyOf is the strategy a run follows: inline, referenced (read from
@@ -342,19 +354,25 @@ func (r *updateRunResource) Create(ctx context.Context, req resource.CreateReque
 		hubError(&resp.Diagnostics, opCreate, obj, err)
 		return
 	}
-	if m.Preview == nil { // the referenced strategy did not exist at plan: preview the copy the run made
-		f, err := r.hub.Fleet(ctx)
-		if err != nil {
-			resp.Diagnostics.AddError("Cannot read the fleet", err.Error())
-			return
-		}
-		p := update.PreviewRun(run.Spec.ManagedClusterUpdate, run.ResolvedStrategy, update.Members(f), f.Regions, r.hub.UpgradeDuration(), r.hub.Now())
-		pv := newRolloutPreviewDoc(p)
-		m.Preview = &pv
+	if m.Preview == nil && !r.previewCopy(ctx, &m, run, &resp.Diagnostics) { // not known at plan
+		return
 	}
-	var prior updateRunModel
-	run = r.act(ctx, &prior, &m, run, timeoutOf(m.Timeouts, "create"), &resp.Diagnostics)
-	r.record(ctx, req.Plan.Raw, &resp.State, resp.Private, m, run, &resp.Diagnostics)
+	w := r.writer(ctx, run, versionOf(run.Meta), &resp.Diagnostics)
+	w.act(&updateRunModel{}, &m, timeoutOf(m.Timeouts, "create"))
+	r.record(ctx, req.Plan.Raw, &resp.State, resp.Private, m, w.run, &resp.Diagnostics)
+}
+
+// previewCopy previews the run as the hub holds it (its copy of the
+// strategy), for a preview not made at plan.
+func (r *updateRunResource) previewCopy(ctx context.Context, m *updateRunModel, run *hub.UpdateRun, diags *diag.Diagnostics) bool {
+	f, err := r.hub.Fleet(ctx)
+	if err != nil {
+		diags.AddError("Cannot read the fleet", err.Error())
+		return false
+	}
+	pv := previewRollout(r.hub, f, run.Spec.ManagedClusterUpdate, run.ResolvedStrategy)
+	m.Preview = &pv
+	return true
 }
 
 func (r *updateRunResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -370,13 +388,10 @@ func (r *updateRunResource) Update(ctx context.Context, req resource.UpdateReque
 		hubError(&resp.Diagnostics, opUpdate, objectRef{updateRunType, prior.ID}, err)
 		return
 	}
-	if saved := savedVersion(ctx, req.Private, &resp.Diagnostics); saved.ETag != "" && !saved.CreatedAt.Equal(run.CreatedAt) {
-		hubError(&resp.Diagnostics, opUpdate, objectRef{updateRunType, prior.ID}, hub.ErrPreconditionFailed)
-		return
-	}
 	m.Preview = prior.Preview
-	run = r.act(ctx, &prior, &m, run, timeoutOf(m.Timeouts, "update"), &resp.Diagnostics)
-	r.record(ctx, req.Plan.Raw, &resp.State, resp.Private, m, run, &resp.Diagnostics)
+	w := r.writer(ctx, run, savedVersion(ctx, req.Private, &resp.Diagnostics), &resp.Diagnostics)
+	w.act(&prior, &m, timeoutOf(m.Timeouts, "update"))
+	r.record(ctx, req.Plan.Raw, &resp.State, resp.Private, m, w.run, &resp.Diagnostics)
 }
 
 func timeoutOf(t *runTimeouts, op string) time.Duration {
@@ -390,32 +405,67 @@ func timeoutOf(t *runTimeouts, op string) time.Duration {
 	return time.Hour
 }
 
+// runWriter sends a run's actions. The first carries the version of the run
+// Terraform last read (conditionalWrite: a run changed by someone else since
+// is a conflict); each next one the ETag the previous returned.
+type runWriter struct {
+	ctx     context.Context
+	r       *updateRunResource
+	run     *hub.UpdateRun // as last read or written
+	version objectVersion
+	diags   *diag.Diagnostics
+}
+
+func (r *updateRunResource) writer(ctx context.Context, run *hub.UpdateRun, v objectVersion, diags *diag.Diagnostics) *runWriter {
+	if v.ETag == "" { // a state written before versions were recorded
+		v = versionOf(run.Meta)
+	}
+	return &runWriter{ctx: ctx, r: r, run: run, version: v, diags: diags}
+}
+
+func versionOf(m hub.Meta) objectVersion { return objectVersion{ETag: m.ETag, CreatedAt: m.CreatedAt} }
+
+// do sends one action; false when it failed (reported).
+func (w *runWriter) do(what string, call func(pre hub.Precondition) (*hub.UpdateRun, error)) bool {
+	name, spec := w.run.Name, w.run.Spec
+	current := func() (hub.Meta, bool, error) {
+		cur, err := w.r.hub.GetUpdateRun(w.ctx, name)
+		if err != nil {
+			return hub.Meta{}, false, err
+		}
+		return cur.Meta, sameSpec(cur.Spec, spec, update.RunWithDefaults), nil
+	}
+	err := conditionalWrite(w.version, current, func(pre hub.Precondition) error {
+		next, err := call(pre)
+		if err == nil {
+			w.run = next
+		}
+		return err
+	})
+	if err != nil {
+		hubError(w.diags, what, objectRef{updateRunType, name}, err)
+		return false
+	}
+	w.version = versionOf(w.run.Meta)
+	return true
+}
+
 // act applies the actions the configuration asks for that differ from the
 // prior state: start (or resume, or re-run on a new trigger), stop, new skip
-// targets, gate approvals; then waits when asked. Each action carries the
-// run's ETag.
-func (r *updateRunResource) act(ctx context.Context, prior, m *updateRunModel, run *hub.UpdateRun, timeout time.Duration, diags *diag.Diagnostics) *hub.UpdateRun {
-	obj := objectRef{updateRunType, m.Name}
-	do := func(what string, call func(pre hub.Precondition) (*hub.UpdateRun, error)) bool {
-		next, err := call(hub.Precondition{IfMatch: run.ETag})
-		if err != nil {
-			hubError(diags, what, obj, err)
-			return false
-		}
-		run = next
-		return true
-	}
-	state := run.Status.State
+// targets, gate approvals; then waits when asked.
+func (w *runWriter) act(prior, m *updateRunModel, timeout time.Duration) {
+	ctx, h := w.ctx, w.r.hub
+	state := w.run.Status.State
 	terminal := state == update.StateCompleted || state == update.StateFailed || state == update.StateStopped
 	switch {
 	case m.Stopped && !prior.Stopped && (state == update.StateRunning || state == update.StatePending):
-		if !do("stop", func(pre hub.Precondition) (*hub.UpdateRun, error) { return r.hub.StopUpdateRun(ctx, m.Name, pre) }) {
-			return run
+		if !w.do("stop", func(pre hub.Precondition) (*hub.UpdateRun, error) { return h.StopUpdateRun(ctx, m.Name, pre) }) {
+			return
 		}
 	case m.Start && !m.Stopped && (state == update.StateNotStarted ||
 		(terminal && prior.Name != "" && (m.RerunTrigger != prior.RerunTrigger || (prior.Stopped && state == update.StateStopped)))):
-		if !do("start", func(pre hub.Precondition) (*hub.UpdateRun, error) { return r.hub.StartUpdateRun(ctx, m.Name, pre) }) {
-			return run
+		if !w.do("start", func(pre hub.Precondition) (*hub.UpdateRun, error) { return h.StartUpdateRun(ctx, m.Name, pre) }) {
+			return
 		}
 	}
 	var targets []update.SkipTarget
@@ -424,78 +474,74 @@ func (r *updateRunResource) act(ctx context.Context, prior, m *updateRunModel, r
 			targets = append(targets, t)
 		}
 	}
-	if len(targets) > 0 {
-		if !do("skip", func(pre hub.Precondition) (*hub.UpdateRun, error) {
-			return r.hub.SkipUpdateRun(ctx, m.Name, targets, pre)
-		}) {
-			return run
-		}
+	if len(targets) > 0 && !w.do("skip", func(pre hub.Precondition) (*hub.UpdateRun, error) {
+		return h.SkipUpdateRun(ctx, m.Name, targets, pre)
+	}) {
+		return
 	}
-	if !r.approve(ctx, m, &run, diags) {
-		return run
+	if !w.approve(m.ApprovedGates) {
+		return
 	}
-	if !m.WaitForCompletion || run.Status.State == update.StateNotStarted {
-		return r.failure(run, diags)
+	if m.WaitForCompletion && w.run.Status.State != update.StateNotStarted {
+		w.wait(m.ApprovedGates, timeout)
 	}
-	return r.wait(ctx, m, run, timeout, diags)
+	failure(w.run, w.diags)
 }
 
-// approve completes every gate the configuration approves that is pending now.
-func (r *updateRunResource) approve(ctx context.Context, m *updateRunModel, run **hub.UpdateRun, diags *diag.Diagnostics) bool {
-	for _, g := range runGates((*run).Status) {
-		if g.State != update.StatePending || !slices.Contains(m.ApprovedGates, g.Key) {
+// approve completes every gate of approved that is pending now.
+func (w *runWriter) approve(approved []string) bool {
+	for _, g := range w.run.Status.Gates() {
+		if g.State != update.StatePending || !slices.Contains(approved, g.Key) {
 			continue
 		}
-		next, err := r.hub.ApproveUpdateRunGate(ctx, m.Name, g.Key, hub.Precondition{IfMatch: (*run).ETag})
-		if err != nil {
-			hubError(diags, "approve gate "+g.Key+" of", objectRef{updateRunType, m.Name}, err)
+		key := g.Key
+		if !w.do("approve gate "+key+" of", func(pre hub.Precondition) (*hub.UpdateRun, error) {
+			return w.r.hub.ApproveUpdateRunGate(w.ctx, w.run.Name, key, pre)
+		}) {
 			return false
 		}
-		*run = next
 	}
 	return true
 }
 
 // wait polls the run until it settles, approving gates as it reaches them.
-func (r *updateRunResource) wait(ctx context.Context, m *updateRunModel, run *hub.UpdateRun, timeout time.Duration, diags *diag.Diagnostics) *hub.UpdateRun {
+func (w *runWriter) wait(approved []string, timeout time.Duration) {
+	ctx, h, name := w.ctx, w.r.hub, w.run.Name
 	deadline := time.Now().Add(timeout)
-	lastClock, still := r.hub.Now(), 0
-	for {
-		st := run.Status
-		if settled(st, m.ApprovedGates) {
-			return r.failure(run, diags)
-		}
+	lastClock, still := h.Now(), 0
+	for !settled(w.run.Status, approved) {
+		st := w.run.Status
 		done, total, stage := progress(st)
-		tflog.Info(ctx, "waiting for update run", map[string]any{"run": m.Name, "state": st.State, "members_done": done,
+		tflog.Info(ctx, "waiting for update run", map[string]any{"run": name, "state": st.State, "members_done": done,
 			"members_total": total, "current_stage": stage})
 		if time.Now().After(deadline) {
-			diags.AddError("Update run still in progress", fmt.Sprintf("%s %s is %s after %s (%d of %d members done, stage %s). "+
-				"It goes on: refresh to follow it, or raise timeouts.", updateRunType, m.Name, st.State, timeout, done, total, stage))
-			return run
+			w.diags.AddError("Update run still in progress", fmt.Sprintf("%s %s is %s after %s (%d of %d members done, stage %s). "+
+				"It goes on: refresh to follow it, or raise timeouts.", updateRunType, name, st.State, timeout, done, total, stage))
+			return
 		}
 		select {
 		case <-ctx.Done():
-			diags.AddError("Stopped waiting for the update run", ctx.Err().Error())
-			return run
+			w.diags.AddError("Stopped waiting for the update run", ctx.Err().Error())
+			return
 		case <-time.After(pollInterval):
 		}
-		now := r.hub.Now()
+		now := h.Now()
 		if !now.After(lastClock) {
 			if still++; still >= 2 {
-				diags.AddWarning("The hub's clock does not move", fmt.Sprintf("%s %s is %s and cannot progress while the hub's "+
-					"clock is fixed: apply stops waiting. Use a real or scaled mock clock to watch a run progress.", updateRunType, m.Name, st.State))
-				return run
+				w.diags.AddWarning("The hub's clock does not move", fmt.Sprintf("%s %s is %s and cannot progress while the hub's "+
+					"clock is fixed: apply stops waiting. Use a real or scaled mock clock to watch a run progress.", updateRunType, name, st.State))
+				return
 			}
 		}
 		lastClock = now
-		next, err := r.hub.GetUpdateRun(ctx, m.Name)
+		next, err := h.GetUpdateRun(ctx, name)
 		if err != nil {
-			hubError(diags, opRead, objectRef{updateRunType, m.Name}, err)
-			return run
+			hubError(w.diags, opRead, objectRef{updateRunType, name}, err)
+			return
 		}
-		run = next
-		if !r.approve(ctx, m, &run, diags) {
-			return run
+		w.run, w.version = next, versionOf(next.Meta)
+		if !w.approve(approved) {
+			return
 		}
 	}
 }
@@ -510,7 +556,7 @@ func settled(st update.RunStatus, approved []string) bool {
 	case update.StateCompleted, update.StateFailed, update.StateStopped:
 		return true
 	case update.StatePending:
-		for _, g := range runGates(st) {
+		for _, g := range st.Gates() {
 			if g.State == update.StatePending && slices.Contains(approved, g.Key) {
 				return false
 			}
@@ -522,23 +568,11 @@ func settled(st update.RunStatus, approved []string) bool {
 
 // failure fails the apply when the run has failed, with the engine's
 // message naming the member, its group and stage, and the error.
-func (r *updateRunResource) failure(run *hub.UpdateRun, diags *diag.Diagnostics) *hub.UpdateRun {
+func failure(run *hub.UpdateRun, diags *diag.Diagnostics) {
 	if run.Status.State == update.StateFailed {
 		diags.AddError("Update run failed", fmt.Sprintf("%s %s failed: %s. Fix the cause, then change rerun_trigger to run "+
 			"it again: it re-applies only what failed or was skipped.", updateRunType, run.Name, run.Status.Message))
 	}
-	return run
-}
-
-func runGates(st update.RunStatus) []update.GateStatus {
-	var out []update.GateStatus
-	for _, s := range st.Stages {
-		out = append(out, s.Gates...)
-		for _, g := range s.Groups {
-			out = append(out, g.Gates...)
-		}
-	}
-	return out
 }
 
 // progress counts members done (completed, skipped or failed) and names the stage in progress.
@@ -594,15 +628,8 @@ func (r *updateRunResource) Read(ctx context.Context, req resource.ReadRequest, 
 		m.setSpec(adoptSpec(run.Spec, m.spec(), update.RunWithDefaults))
 		adopted = true
 	}
-	if m.Preview == nil {
-		f, err := r.hub.Fleet(ctx)
-		if err != nil {
-			resp.Diagnostics.AddError("Cannot read the fleet", err.Error())
-			return
-		}
-		p := update.PreviewRun(run.Spec.ManagedClusterUpdate, run.ResolvedStrategy, update.Members(f), f.Regions, r.hub.UpgradeDuration(), r.hub.Now())
-		pv := newRolloutPreviewDoc(p)
-		m.Preview = &pv
+	if m.Preview == nil && !r.previewCopy(ctx, &m, run, &resp.Diagnostics) { // imported
+		return
 	}
 	raw := req.State.Raw
 	if adopted {
@@ -626,22 +653,19 @@ func (r *updateRunResource) Delete(ctx context.Context, req resource.DeleteReque
 		hubError(&resp.Diagnostics, opDelete, obj, err)
 		return
 	}
-	if saved := savedVersion(ctx, req.Private, &resp.Diagnostics); saved.ETag != "" && !saved.CreatedAt.Equal(run.CreatedAt) {
-		hubError(&resp.Diagnostics, opDelete, obj, hub.ErrPreconditionFailed)
-		return
-	}
 	// A running run is stopped first (designs/updates.md §4): upgrades in
 	// flight finish on the clusters; nothing new starts.
+	w := r.writer(ctx, run, savedVersion(ctx, req.Private, &resp.Diagnostics), &resp.Diagnostics)
 	if s := run.Status.State; s == update.StateRunning || s == update.StatePending {
 		tflog.Info(ctx, "stopping the update run before deleting it", map[string]any{"run": m.ID, "state": s})
-		if run, err = r.hub.StopUpdateRun(ctx, m.ID, hub.Precondition{IfMatch: run.ETag}); err != nil {
-			hubError(&resp.Diagnostics, "stop", obj, err)
+		if !w.do("stop", func(pre hub.Precondition) (*hub.UpdateRun, error) { return r.hub.StopUpdateRun(ctx, m.ID, pre) }) {
 			return
 		}
 	}
-	if err := r.hub.DeleteUpdateRun(ctx, m.ID, hub.Precondition{IfMatch: run.ETag}); err != nil && !errors.Is(err, hub.ErrNotFound) {
-		hubError(&resp.Diagnostics, opDelete, obj, err)
+	del := func(pre hub.Precondition) (*hub.UpdateRun, error) {
+		return w.run, r.hub.DeleteUpdateRun(ctx, m.ID, pre)
 	}
+	w.do(opDelete, del)
 }
 
 // ImportState takes a run name or its ARM id (…/fleets/<f>/updateRuns/<name>).
@@ -677,7 +701,7 @@ func newRunStatusDoc(st update.RunStatus) runStatusDoc {
 			}
 		}
 	}
-	gates := runGates(st)
+	gates := st.Gates()
 	sort.SliceStable(gates, func(i, j int) bool { return gates[i].Key < gates[j].Key })
 	for _, g := range gates {
 		d.Gates[g.Key] = g.State

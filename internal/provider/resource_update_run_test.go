@@ -101,19 +101,17 @@ func TestAccUpdateRun_previewStartPendingImport(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			},
 			{
-				ResourceName:      addr,
-				ImportState:       true,
-				ImportStateVerify: true,
-				// The hub's form writes the defaults out (an after-stage wait
-				// of 0): the same spec, so the next plan updates in place, never replaces.
-				ImportStateVerifyIgnore: []string{"preview", "status", "stages.1.after_stage_wait_in_seconds"},
+				ResourceName:            addr,
+				ImportState:             true,
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: []string{"preview", "status"},
 			},
 			{
 				ResourceName:            addr,
 				ImportState:             true,
 				ImportStateId:           "/subscriptions/s/resourceGroups/rg/providers/Microsoft.ContainerService/fleets/f/updateRuns/rollout-1",
 				ImportStateVerify:       true,
-				ImportStateVerifyIgnore: []string{"preview", "status", "stages.1.after_stage_wait_in_seconds"},
+				ImportStateVerifyIgnore: []string{"preview", "status"},
 			},
 		},
 	})
@@ -152,6 +150,14 @@ func TestAccUpdateRun_validation(t *testing.T) {
   stages = [{ name = "a", groups = [{ name = "canary" }] }]`, "update_strategy_id"},
 		"group twice": {`upgrade = { type = "Full", kubernetes_version = "1.33.2" }
   stages = [{ name = "a", groups = [{ name = "canary" }] }, { name = "b", groups = [{ name = "canary" }] }]`, "stages[1].groups[0].name"},
+		"skip names nothing": {`upgrade = { type = "Full", kubernetes_version = "1.33.2" }
+  stages = [{ name = "a", groups = [{ name = "canary" }] }]
+  skip = [{ type = "Group", name = "wave" }]`, "skip[0].name: the run has no groups named \"wave\""},
+		"skip type": {`upgrade = { type = "Full", kubernetes_version = "1.33.2" }
+  skip = [{ type = "Cluster", name = "r-late" }]`, "skip[0].type"},
+		"gate not in the run": {`upgrade = { type = "Full", kubernetes_version = "1.33.2" }
+  stages = [{ name = "a", groups = [{ name = "canary" }] }]
+  approved_gates = ["a:before"]`, "approved_gates[0]: \"a:before\" is not an approval gate of the run"},
 		"custom without versions": {`upgrade = { type = "NodeImageOnly" }
   node_image_selection = { type = "Custom" }`, "node_image_selection.custom_node_image_versions"},
 	} {

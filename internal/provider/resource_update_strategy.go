@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/big"
 	"strconv"
 	"strings"
 
@@ -16,7 +15,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
@@ -250,44 +248,9 @@ func (r *updateStrategyResource) Read(ctx context.Context, req resource.ReadRequ
 	if !sameSpec(prior.Strategy, s.Spec, update.StrategyWithDefaults) || prior.Name != s.Name { // imported, or changed outside Terraform
 		setState(&resp.State, updateStrategyModel{ID: s.Name, Name: s.Name, Strategy: adoptSpec(s.Spec, prior.Strategy, update.StrategyWithDefaults),
 			Preview: prior.Preview}, &resp.Diagnostics)
-		if !resp.Diagnostics.HasError() {
-			raw, err := unsetZeroWaits(resp.State.Raw, req.State.Raw)
-			if err != nil {
-				resp.Diagnostics.AddError("Cannot record the state", err.Error())
-				return
-			}
-			resp.State.Raw = raw
-		}
 		return
 	}
 	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("preview"), prior.Preview, &resp.Diagnostics)
-}
-
-// unsetZeroWaits keeps the practitioner's form of after_stage_wait_in_seconds
-// when Read records the hub's strategy. The model holds the wait as an int,
-// so an unset wait and the default 0 read back alike, and the state would
-// record 0 where the configuration leaves the wait out (a diff with nothing
-// to change). A zero wait is recorded as unset unless the prior state has it
-// set at the same stage; on import there is no prior state, and the default
-// is recorded as unset — a configuration that writes `= 0` plans one update.
-func unsetZeroWaits(v, prior tftypes.Value) (tftypes.Value, error) {
-	return tftypes.Transform(v, func(p *tftypes.AttributePath, x tftypes.Value) (tftypes.Value, error) {
-		steps := p.Steps()
-		if len(steps) != 3 || steps[0] != tftypes.AttributeName("stages") || steps[2] != tftypes.AttributeName("after_stage_wait_in_seconds") ||
-			!x.IsKnown() || x.IsNull() {
-			return x, nil
-		}
-		var n big.Float
-		if err := x.As(&n); err != nil || n.Sign() != 0 {
-			return x, err
-		}
-		if at, _, err := tftypes.WalkAttributePath(prior, p); err == nil {
-			if pv, ok := at.(tftypes.Value); ok && !pv.IsNull() {
-				return x, nil // written as 0
-			}
-		}
-		return tftypes.NewValue(x.Type(), nil), nil
-	})
 }
 
 func (r *updateStrategyResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {

@@ -145,7 +145,7 @@ func TestAccUpdateStrategy_importBlockConverges(t *testing.T) {
 	state := filepath.Join(t.TempDir(), "state.db")
 	seed := func() {
 		s := update.Strategy{Stages: []update.Stage{
-			{Name: "canary", Groups: []update.Group{{Name: "canary"}}, AfterStageWaitInSeconds: 600},
+			{Name: "canary", Groups: []update.Group{{Name: "canary"}}, AfterStageWaitInSeconds: update.WaitSeconds(600)},
 			{Name: "rest", Groups: []update.Group{{Name: "wave-1"}, {Name: "wave-2"}}},
 		}}
 		if _, err := storedHub(t, state).PutUpdateStrategy(context.Background(), hub.UpdateStrategy{Meta: hub.Meta{Name: "safe"}, Spec: s}, hub.Precondition{}); err != nil {

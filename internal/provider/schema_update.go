@@ -10,7 +10,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/update"
+	"github.com/fleetform/terraform-provider-aks/internal/hub"
 )
 
 // The update orchestration specs (update.Strategy, update.RunSpec) in
@@ -99,6 +101,12 @@ type rolloutPreviewDoc struct {
 	SelectedNodeImages map[string]string `json:"selected_node_images"`
 	ApprovalGates      []string          `json:"approval_gates"`
 	Gantt              string            `json:"gantt"`
+}
+
+// previewRollout previews update u in the order of strategy over the
+// fleet, started now on the hub's clock.
+func previewRollout(h hub.Hub, f *fleet.Fleet, u update.ManagedClusterUpdate, strategy *update.Strategy) rolloutPreviewDoc {
+	return newRolloutPreviewDoc(update.PreviewRun(u, strategy, update.Members(f), f.Regions, h.UpgradeDuration(), h.Now()))
 }
 
 func newRolloutPreviewDoc(p update.Preview) rolloutPreviewDoc {

@@ -53,6 +53,10 @@ func stagesWithDefaults(stages []Stage) []Stage {
 	out := make([]Stage, len(stages))
 	for i, s := range stages {
 		s.MaxConcurrency = orDefault(s.MaxConcurrency, DefaultStageMaxConcurrency)
+		if s.AfterStageWaitInSeconds == nil {
+			w := DefaultAfterStageWaitInSeconds
+			s.AfterStageWaitInSeconds = &w
+		}
 		s.BeforeGates = gatesWithDefaults(s.BeforeGates)
 		s.AfterGates = gatesWithDefaults(s.AfterGates)
 		if s.Groups != nil {
@@ -111,3 +115,14 @@ func ProfileWithDefaults(p ProfileSpec) ProfileSpec {
 	}
 	return out
 }
+
+// AfterStageWait is the stage's wait in seconds, the default when unset.
+func (s Stage) AfterStageWait() int {
+	if s.AfterStageWaitInSeconds == nil {
+		return DefaultAfterStageWaitInSeconds
+	}
+	return *s.AfterStageWaitInSeconds
+}
+
+// WaitSeconds is an after-stage wait of n seconds, for writing a Stage.
+func WaitSeconds(n int) *int { return &n }

@@ -18,6 +18,7 @@ func TestStrategyWithDefaults(t *testing.T) {
 	want.Stages[0].MaxConcurrency = "50"                      // stage default
 	want.Stages[0].AfterGates[0].Type = GateTypeApproval      // gate default
 	want.Stages[1].Groups[1].MaxConcurrency = "1"             // group default
+	want.Stages[1].AfterStageWaitInSeconds = WaitSeconds(0)   // wait default
 	want.Stages[0].Groups[0].BeforeGates[0].Type = "Approval" // already written
 	if !reflect.DeepEqual(out, want) {
 		t.Errorf("got  %+v\nwant %+v", out, want)

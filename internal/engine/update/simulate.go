@@ -189,7 +189,7 @@ func newSegment(x *Execution, cat catalog, members []Member, t0 time.Time, carri
 		s.selected = cat.consistentImages(members, t0)
 	}
 	for si, stg := range st.Stages {
-		sk := &stageTrack{name: stg.Name, wait: time.Duration(stg.AfterStageWaitInSeconds) * time.Second}
+		sk := &stageTrack{name: stg.Name, wait: time.Duration(stg.AfterStageWait()) * time.Second}
 		sk.before = gateTrack{key: GateKey(stg.Name, "", TimingBefore), stage: stg.Name, timing: TimingBefore, displayByGate: gateNames(stg.BeforeGates)}
 		sk.after = gateTrack{key: GateKey(stg.Name, "", TimingAfter), stage: stg.Name, timing: TimingAfter, displayByGate: gateNames(stg.AfterGates)}
 		total := 0
@@ -795,7 +795,7 @@ func (x *Execution) segments(now time.Time) *segment {
 		last = seg
 		if n+1 < len(starts) {
 			at := x.Events[starts[n+1]].At
-			for _, ms := range seg.status(at).members() {
+			for _, ms := range seg.status(at).Members() {
 				if ms.State == StateCompleted {
 					carried[ms.Name] = ms
 				}
@@ -838,16 +838,6 @@ func gateStatuses(stage, group string, before, after []Gate) []GateStatus {
 	}{{TimingBefore, before}, {TimingAfter, after}} {
 		for _, n := range gateNames(p.gates) {
 			out = append(out, GateStatus{Key: GateKey(stage, group, p.timing), DisplayName: n, Timing: p.timing, State: StateNotStarted})
-		}
-	}
-	return out
-}
-
-func (rs RunStatus) members() []MemberStatus {
-	var out []MemberStatus
-	for _, s := range rs.Stages {
-		for _, g := range s.Groups {
-			out = append(out, g.Members...)
 		}
 	}
 	return out

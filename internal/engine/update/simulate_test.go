@@ -62,7 +62,7 @@ func start(at time.Time, ms ...Member) Event { return Event{Action: ActionStart,
 
 func memberStates(st RunStatus) map[string]string {
 	out := map[string]string{}
-	for _, m := range st.members() {
+	for _, m := range st.Members() {
 		out[m.Name] = m.State
 	}
 	return out
@@ -245,7 +245,7 @@ func TestFailureThenRerun(t *testing.T) {
 	if st.State != StateCompleted {
 		t.Fatalf("re-run: %s %s", st.State, st.Message)
 	}
-	for _, m := range st.members() {
+	for _, m := range st.Members() {
 		if m.State != StateCompleted {
 			t.Errorf("%s: %s", m.Name, m.State)
 		}
@@ -308,7 +308,7 @@ func TestGates(t *testing.T) {
 // the same time as after-stage gates; skipping the wait ends it.
 func TestAfterStageWait(t *testing.T) {
 	ms := []Member{member("a", "r1", "g1", "1.29.7", "202611.03.0"), member("b", "r1", "g2", "1.29.7", "202611.03.0")}
-	s := &Strategy{Stages: []Stage{{Name: "s1", AfterStageWaitInSeconds: 3600, Groups: []Group{{Name: "g1"}}}, {Name: "s2", Groups: []Group{{Name: "g2"}}}}}
+	s := &Strategy{Stages: []Stage{{Name: "s1", AfterStageWaitInSeconds: WaitSeconds(3600), Groups: []Group{{Name: "g1"}}}, {Name: "s2", Groups: []Group{{Name: "g2"}}}}}
 	p := PreviewRun(full("1.30.5"), s, ms, regions("r1"), 30*time.Minute, t0)
 	if b := p.Members()[1]; !b.Start.Equal(t0.Add(90 * time.Minute)) {
 		t.Errorf("second stage starts %s, want after the first member (30 min) and the wait (1 h)", b.Start)
@@ -360,7 +360,7 @@ func TestPreviewMatchesExecution(t *testing.T) {
 	ms := []Member{member("a", "r1", "g1", "1.29.7", "202611.03.0"), member("b", "r1", "g1", "1.30.5", "202611.03.0"),
 		member("c", "r1", "g2", "1.29.7", "202610.01.0")}
 	ms[2].Window = weekly("Wednesday", "01:00")
-	s := &Strategy{Stages: []Stage{{Name: "s1", Groups: []Group{{Name: "g1"}}, AfterStageWaitInSeconds: 600}, {Name: "s2", Groups: []Group{{Name: "g2"}}}}}
+	s := &Strategy{Stages: []Stage{{Name: "s1", Groups: []Group{{Name: "g1"}}, AfterStageWaitInSeconds: WaitSeconds(600)}, {Name: "s2", Groups: []Group{{Name: "g2"}}}}}
 	p := PreviewRun(full("1.30.5"), s, ms, regions("r1"), time.Hour, t0)
 	x := &Execution{Update: full("1.30.5"), Strategy: s, Regions: regions("r1"), UpgradeDuration: time.Hour, Events: []Event{start(t0, ms...)}}
 	st := x.Status(p.Finish)
@@ -368,7 +368,7 @@ func TestPreviewMatchesExecution(t *testing.T) {
 		t.Fatalf("run at the preview's finish: %s", st.State)
 	}
 	got := map[string]MemberStatus{}
-	for _, m := range st.members() {
+	for _, m := range st.Members() {
 		got[m.Name] = m
 	}
 	for _, m := range p.Members() {
@@ -393,7 +393,7 @@ func BenchmarkPreview1000Members10Stages(b *testing.B) {
 	var ms []Member
 	s := &Strategy{}
 	for st := range 10 {
-		stage := Stage{Name: fmt.Sprintf("stage-%d", st), AfterStageWaitInSeconds: 600}
+		stage := Stage{Name: fmt.Sprintf("stage-%d", st), AfterStageWaitInSeconds: WaitSeconds(600)}
 		for g := range 5 {
 			stage.Groups = append(stage.Groups, Group{Name: fmt.Sprintf("g-%d-%d", st, g), MaxConcurrency: "5"})
 		}

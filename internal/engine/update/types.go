@@ -51,9 +51,10 @@ type Strategy struct {
 
 // Stage is a set of groups updated in parallel; stages run one after another.
 type Stage struct {
-	Name                    string  `json:"name"`
-	Groups                  []Group `json:"groups"`
-	AfterStageWaitInSeconds int     `json:"after_stage_wait_in_seconds"`
+	Name   string  `json:"name"`
+	Groups []Group `json:"groups"`
+	// AfterStageWaitInSeconds is the wait after the stage; nil means the default (0).
+	AfterStageWaitInSeconds *int `json:"after_stage_wait_in_seconds"`
 	// MaxConcurrency is an integer or a percentage; empty means the default (50).
 	MaxConcurrency string `json:"max_concurrency"`
 	BeforeGates    []Gate `json:"before_gates"`
@@ -185,4 +186,27 @@ type ProfileStatus struct {
 	LastTriggerUpgradeVersions []string  `json:"last_trigger_upgrade_versions"`
 	// LastRun is the update run the last trigger generated.
 	LastRun string `json:"last_run"`
+}
+
+// Members lists every member of the run, stage by stage, group by group.
+func (rs RunStatus) Members() []MemberStatus {
+	var out []MemberStatus
+	for _, s := range rs.Stages {
+		for _, g := range s.Groups {
+			out = append(out, g.Members...)
+		}
+	}
+	return out
+}
+
+// Gates lists every approval gate of the run: each stage's, then its groups'.
+func (rs RunStatus) Gates() []GateStatus {
+	var out []GateStatus
+	for _, s := range rs.Stages {
+		out = append(out, s.Gates...)
+		for _, g := range s.Groups {
+			out = append(out, g.Gates...)
+		}
+	}
+	return out
 }

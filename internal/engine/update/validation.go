@@ -227,7 +227,7 @@ func validateStages(es *field.Errors, p field.Path, stages []Stage, noStagesFix 
 			stageInt = n
 		}
 		validateStageConcurrency(es, sp.Child("max_concurrency"), s.MaxConcurrency)
-		if w := s.AfterStageWaitInSeconds; w < 0 || w > MaxAfterStageWaitInSeconds {
+		if w := s.AfterStageWait(); w < 0 || w > MaxAfterStageWaitInSeconds {
 			addError(es, sp.Child("after_stage_wait_in_seconds"), RuleAfterStageWait,
 				fmt.Sprintf("Give a number of seconds from 0 to %d (0, the default, for no wait)", MaxAfterStageWaitInSeconds),
 				"after_stage_wait_in_seconds must be from 0 to %d, got %d", MaxAfterStageWaitInSeconds, w)

@@ -18,7 +18,7 @@ func okStrategy() Strategy {
 		{
 			Name:                    "canary",
 			Groups:                  []Group{{Name: "canary", MaxConcurrency: "1", BeforeGates: []Gate{{Type: GateTypeApproval, DisplayName: "Ready to start?"}}}},
-			AfterStageWaitInSeconds: 3600,
+			AfterStageWaitInSeconds: WaitSeconds(3600),
 			AfterGates:              []Gate{{DisplayName: "Canary looks good"}},
 		},
 		{
@@ -109,9 +109,9 @@ var strategyRuleCases = []ruleCase[Strategy]{
 		s.Stages[1].MaxConcurrency = "50%"
 		s.Stages[1].Groups[1].MaxConcurrency = "60"
 	}, "stages[1].groups[1].max_concurrency", RuleGroupMaxConcurrency, "which is at most 50, got 60"},
-	{"negative wait", func(s *Strategy) { s.Stages[1].AfterStageWaitInSeconds = -1 }, "stages[1].after_stage_wait_in_seconds", RuleAfterStageWait,
+	{"negative wait", func(s *Strategy) { s.Stages[1].AfterStageWaitInSeconds = WaitSeconds(-1) }, "stages[1].after_stage_wait_in_seconds", RuleAfterStageWait,
 		"after_stage_wait_in_seconds must be from 0 to 2147483647, got -1. Give a number of seconds"},
-	{"wait beyond int32", func(s *Strategy) { s.Stages[0].AfterStageWaitInSeconds = math.MaxInt32 + 1 }, "stages[0].after_stage_wait_in_seconds", RuleAfterStageWait, "got 2147483648"},
+	{"wait beyond int32", func(s *Strategy) { s.Stages[0].AfterStageWaitInSeconds = WaitSeconds(math.MaxInt32 + 1) }, "stages[0].after_stage_wait_in_seconds", RuleAfterStageWait, "got 2147483648"},
 	{"gate type Manual", func(s *Strategy) { s.Stages[0].Groups[0].BeforeGates[0].Type = "Manual" }, "stages[0].groups[0].before_gates[0].type", RuleGateType,
 		`"Manual" is not a gate type: the only gate type is Approval. Use type Approval, or omit type`},
 	{"gate type ScheduledStart", func(s *Strategy) { s.Stages[1].BeforeGates = []Gate{{Type: "ScheduledStart"}} }, "stages[1].before_gates[0].type", RuleGateType,
@@ -138,7 +138,7 @@ var strategyValidCases = []validCase[Strategy]{
 		s.Stages[1].Groups[1].MaxConcurrency = "50"
 	}},
 	{"stage max_concurrency 50", func(s *Strategy) { s.Stages[1].MaxConcurrency = "50" }},
-	{"the longest wait", func(s *Strategy) { s.Stages[1].AfterStageWaitInSeconds = math.MaxInt32 }},
+	{"the longest wait", func(s *Strategy) { s.Stages[1].AfterStageWaitInSeconds = WaitSeconds(math.MaxInt32) }},
 	{"a display name of 100 characters", func(s *Strategy) { s.Stages[0].AfterGates[0].DisplayName = strings.Repeat("é", 100) }},
 	{"names of 50 characters", func(s *Strategy) { s.Stages[0].Name = strings.Repeat("a", 49) + "1" }},
 	{"empty lists", func(s *Strategy) {
@@ -335,7 +335,7 @@ func TestValidateProfile(t *testing.T) {
 func TestValidateReportsEveryError(t *testing.T) {
 	s := Strategy{Stages: []Stage{
 		{Name: "Stage_1", MaxConcurrency: "0", Groups: []Group{{Name: "a", MaxConcurrency: "2"}}},
-		{Name: "two", MaxConcurrency: "1", Groups: []Group{{Name: "a"}, {Name: "b", MaxConcurrency: "2"}}, AfterStageWaitInSeconds: -5},
+		{Name: "two", MaxConcurrency: "1", Groups: []Group{{Name: "a"}, {Name: "b", MaxConcurrency: "2"}}, AfterStageWaitInSeconds: WaitSeconds(-5)},
 	}}
 	var got []string
 	for _, e := range ValidateStrategy(s) {

@@ -103,7 +103,7 @@ func strategy(group, maxConcurrency string) update.Strategy {
 	return update.Strategy{Stages: []update.Stage{{
 		Name:                    "hubtest",
 		Groups:                  []update.Group{{Name: group, MaxConcurrency: maxConcurrency}},
-		AfterStageWaitInSeconds: 60,
+		AfterStageWaitInSeconds: update.WaitSeconds(60),
 	}}}
 }
 

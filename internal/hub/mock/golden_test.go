@@ -89,8 +89,10 @@ var (
 		},
 	}
 	safe = update.Strategy{Stages: []update.Stage{
-		{Name: "canary", Groups: []update.Group{{Name: "canary"}}, AfterStageWaitInSeconds: 3600},
-		{Name: "prod", Groups: []update.Group{{Name: "prod", MaxConcurrency: "50%"}}},
+		{Name: "canary", Groups: []update.Group{{Name: "canary"}}, AfterStageWaitInSeconds: update.WaitSeconds(3600)},
+		// Written when the wait was a plain int: an unset wait is stored as 0,
+		// which reads back as an explicit 0 (the same spec: StrategyWithDefaults).
+		{Name: "prod", Groups: []update.Group{{Name: "prod", MaxConcurrency: "50%"}}, AfterStageWaitInSeconds: update.WaitSeconds(0)},
 	}}
 	run1 = update.RunSpec{UpdateStrategyID: "safe", ManagedClusterUpdate: update.ManagedClusterUpdate{
 		Upgrade:            update.Upgrade{Type: update.UpgradeNodeImageOnly},

@@ -80,7 +80,7 @@ func TestMigrateUnversioned(t *testing.T) {
 			},
 		}},
 		{bucketStrategies, "safe", oldStrategy, &strategyRecord{Spec: update.Strategy{Stages: []update.Stage{{
-			Name: "canary", Groups: []update.Group{{Name: "canary"}}, AfterStageWaitInSeconds: 60,
+			Name: "canary", Groups: []update.Group{{Name: "canary"}}, AfterStageWaitInSeconds: update.WaitSeconds(60),
 			BeforeGates: []update.Gate{{Type: "Approval", DisplayName: "ok?"}},
 		}}}}},
 		{bucketRuns, "r1", oldRun, &runRecord{

@@ -194,14 +194,10 @@ type clusterUpgrade struct {
 // completedUpgrades are the member upgrades a run's status reports completed.
 func completedUpgrades(run string, st update.RunStatus) []clusterUpgrade {
 	var out []clusterUpgrade
-	for _, s := range st.Stages {
-		for _, g := range s.Groups {
-			for _, m := range g.Members {
-				if m.State == update.StateCompleted {
-					out = append(out, clusterUpgrade{m.Name, appliedUpgrade{At: m.EndTime, Run: run,
-						KubernetesVersion: m.KubernetesVersion, NodeImages: m.NodeImages}})
-				}
-			}
+	for _, m := range st.Members() {
+		if m.State == update.StateCompleted {
+			out = append(out, clusterUpgrade{m.Name, appliedUpgrade{At: m.EndTime, Run: run,
+				KubernetesVersion: m.KubernetesVersion, NodeImages: m.NodeImages}})
 		}
 	}
 	return out
@@ -294,20 +290,13 @@ func (h *Hub) StopUpdateRun(ctx context.Context, name string, pre Precondition) 
 	return h.runAction(ctx, name, runEvent{Action: update.ActionStop}, pre, nil)
 }
 
-// SkipUpdateRun skips members, groups, stages or after-stage waits of the run.
+// SkipUpdateRun skips members, groups, stages or after-stage waits of the
+// run; every target must name something the run has (update.ValidateActions).
 func (h *Hub) SkipUpdateRun(ctx context.Context, name string, targets []update.SkipTarget, pre Precondition) (*hub.UpdateRun, error) {
-	for _, t := range targets {
-		switch t.Type {
-		case update.TargetMember, update.TargetGroup, update.TargetStage, update.TargetAfterStageWait:
-		default:
-			return nil, fmt.Errorf("skip target type %q is not one of Member, Group, Stage, AfterStageWait", t.Type)
-		}
-	}
-	return h.runAction(ctx, name, runEvent{Action: update.ActionSkip, Targets: targets}, pre, func(st update.RunStatus) error {
-		for _, t := range targets {
-			if !hasTarget(st, t) {
-				return fmt.Errorf("update run %s has no %s named %q", name, t.Type, t.Name)
-			}
+	return h.runAction(ctx, name, runEvent{Action: update.ActionSkip, Targets: targets}, pre, func(r *runRecord, _ update.RunStatus, f *fleet.Fleet) error {
+		errs := append(update.ValidateSkipTypes(targets), update.ValidateActions(r.ResolvedStrategy, update.Members(f), targets, nil)...)
+		if len(errs) > 0 {
+			return fmt.Errorf("update run %s: %w", name, errs)
 		}
 		return nil
 	})
@@ -316,8 +305,8 @@ func (h *Hub) SkipUpdateRun(ctx context.Context, name string, targets []update.S
 // ApproveUpdateRunGate completes the approval gates at a position of the run
 // (update.GateKey); they must be Pending (reached, not yet approved).
 func (h *Hub) ApproveUpdateRunGate(ctx context.Context, name, gate string, pre Precondition) (*hub.UpdateRun, error) {
-	return h.runAction(ctx, name, runEvent{Action: update.ActionApprove, Gate: gate}, pre, func(st update.RunStatus) error {
-		for _, g := range allGates(st) {
+	return h.runAction(ctx, name, runEvent{Action: update.ActionApprove, Gate: gate}, pre, func(_ *runRecord, st update.RunStatus, _ *fleet.Fleet) error {
+		for _, g := range st.Gates() {
 			if g.Key == gate && g.State == update.StatePending {
 				return nil
 			}
@@ -326,39 +315,9 @@ func (h *Hub) ApproveUpdateRunGate(ctx context.Context, name, gate string, pre P
 	})
 }
 
-func allGates(st update.RunStatus) []update.GateStatus {
-	var out []update.GateStatus
-	for _, s := range st.Stages {
-		out = append(out, s.Gates...)
-		for _, g := range s.Groups {
-			out = append(out, g.Gates...)
-		}
-	}
-	return out
-}
-
-func hasTarget(st update.RunStatus, t update.SkipTarget) bool {
-	for _, s := range st.Stages {
-		if (t.Type == update.TargetStage || t.Type == update.TargetAfterStageWait) && s.Name == t.Name {
-			return true
-		}
-		for _, g := range s.Groups {
-			if t.Type == update.TargetGroup && g.Name == t.Name {
-				return true
-			}
-			for _, m := range g.Members {
-				if t.Type == update.TargetMember && m.Name == t.Name {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
 // runAction checks the precondition, then that the run's state at the hub's
 // clock allows the action (and check, when given), and records the event.
-func (h *Hub) runAction(ctx context.Context, name string, ev runEvent, pre Precondition, check func(update.RunStatus) error) (*hub.UpdateRun, error) {
+func (h *Hub) runAction(ctx context.Context, name string, ev runEvent, pre Precondition, check func(*runRecord, update.RunStatus, *fleet.Fleet) error) (*hub.UpdateRun, error) {
 	f, err := h.Fleet(ctx)
 	if err != nil {
 		return nil, err
@@ -384,7 +343,7 @@ func (h *Hub) runAction(ctx context.Context, name string, ev runEvent, pre Preco
 			return &hub.ConflictError{Object: "update run " + name, Reason: fmt.Sprintf("cannot %s a run that is %s", ev.Action, st.State)}
 		}
 		if check != nil {
-			if err := check(st); err != nil {
+			if err := check(run, st, f); err != nil {
 				return err
 			}
 		}

@@ -1,0 +1,98 @@
+package update
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
+)
+
+// Rules of the actions on a run (designs/updates.md §4).
+const (
+	RuleSkipTargetType = "skip_target_type" // Member, Group, Stage or AfterStageWait
+	RuleSkipTarget     = "skip_target"      // the target names something of the run
+	RuleGateKey        = "gate_key"         // an approved gate is a gate of the run
+)
+
+// ValidateSkipTypes checks the type of each skip target (path skip[i].type).
+func ValidateSkipTypes(skip []SkipTarget) field.Errors {
+	var errs field.Errors
+	for i, t := range skip {
+		switch t.Type {
+		case TargetMember, TargetGroup, TargetStage, TargetAfterStageWait:
+		default:
+			addError(&errs, field.Root("skip").Index(i).Child("type"), RuleSkipTargetType, "Use Member, Group, Stage or AfterStageWait",
+				"%q is not a skip target type", t.Type)
+		}
+	}
+	return errs
+}
+
+// ValidateActions checks that the skip targets (of valid types, see
+// ValidateSkipTypes) and approved gate keys of a run with strategy (nil: one
+// by one) over members name something the run has. Paths are
+// skip[i].name and approved_gates[i].
+func ValidateActions(strategy *Strategy, members []Member, skip []SkipTarget, gates []string) field.Errors {
+	var errs field.Errors
+	st := strategyOf(&Execution{Strategy: strategy})
+	var stages, groups, names []string
+	inRun := map[string]bool{}
+	for _, s := range st.Stages {
+		stages = append(stages, s.Name)
+		for _, g := range s.Groups {
+			groups = append(groups, g.Name)
+			inRun[g.Name] = true
+		}
+	}
+	for _, m := range members {
+		if strategy == nil || inRun[m.Group] {
+			names = append(names, m.Name)
+		}
+	}
+	for i, t := range skip {
+		p := field.Root("skip").Index(i)
+		var known []string
+		switch t.Type {
+		case TargetMember:
+			known = names
+		case TargetGroup:
+			known = groups
+		case TargetStage, TargetAfterStageWait:
+			known = stages
+		default:
+			continue // ValidateSkipTypes
+		}
+		if !slices.Contains(known, t.Name) {
+			addError(&errs, p.Child("name"), RuleSkipTarget, fmt.Sprintf("Name one of the run's %s: %s", what(t.Type), orNone(listNames(known))),
+				"the run has no %s named %q", what(t.Type), t.Name)
+		}
+	}
+	keys := gateKeys(st)
+	for i, k := range gates {
+		if !slices.Contains(keys, k) {
+			fix := "The run has no approval gates"
+			if len(keys) > 0 {
+				fix = "Use one of the run's gate keys: " + listNames(keys)
+			}
+			addError(&errs, field.Root("approved_gates").Index(i), RuleGateKey, fix, "%q is not an approval gate of the run", k)
+		}
+	}
+	return errs
+}
+
+func what(targetType string) string {
+	switch targetType {
+	case TargetMember:
+		return "members"
+	case TargetGroup:
+		return "groups"
+	}
+	return "stages"
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
