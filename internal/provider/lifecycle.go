@@ -349,6 +349,33 @@ func conditionalWrite(saved objectVersion, current func() (m hub.Meta, sameSpec 
 	return write(hub.Precondition{IfMatch: cur.ETag})
 }
 
+// writeGuard is how a create or an update guards its write.
+type writeGuard func(write func(hub.Precondition) error) error
+
+// createGuard: a create must not find the object (If-None-Match).
+func createGuard(write func(hub.Precondition) error) error {
+	return write(hub.Precondition{IfNoneMatch: true})
+}
+
+// updateGuard: an update must find the version last read, kept in private
+// state (conditionalWrite); current reads the object as it is now.
+func updateGuard(ctx context.Context, private privateGetter, current func() (hub.Meta, bool, error), diags *diag.Diagnostics) writeGuard {
+	saved := savedVersion(ctx, private, diags)
+	return func(write func(hub.Precondition) error) error { return conditionalWrite(saved, current, write) }
+}
+
+// currentSpec is conditionalWrite's read of an object: its metadata, and
+// whether its spec still means what Terraform last read (sameSpec).
+func currentSpec[S any](get func() (hub.Meta, S, error), last S, withDefaults func(S) S) func() (hub.Meta, bool, error) {
+	return func() (hub.Meta, bool, error) {
+		m, spec, err := get()
+		if err != nil {
+			return hub.Meta{}, false, err
+		}
+		return m, sameSpec(spec, last, withDefaults), nil
+	}
+}
+
 // Operations named in diagnostics and logs.
 const (
 	opCreate = "create"

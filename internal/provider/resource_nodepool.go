@@ -275,8 +275,7 @@ func deref(s *string) string {
 }
 
 func (r *nodePoolResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	create := func(write func(hub.Precondition) error) error { return write(hub.Precondition{IfNoneMatch: true}) }
-	r.apply(ctx, opCreate, req.Plan, create, &resp.State, resp.Private, &resp.Diagnostics)
+	r.apply(ctx, opCreate, req.Plan, createGuard, &resp.State, resp.Private, &resp.Diagnostics)
 }
 
 func (r *nodePoolResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -284,16 +283,13 @@ func (r *nodePoolResource) Update(ctx context.Context, req resource.UpdateReques
 	if _, ok := readValue(req.State.Raw, &prior, &resp.Diagnostics); !ok {
 		return
 	}
-	saved := savedVersion(ctx, req.Private, &resp.Diagnostics)
-	update := func(write func(hub.Precondition) error) error {
-		return conditionalWrite(saved, r.current(ctx, prior.Cluster, prior.Name, prior.NodePool), write)
-	}
-	r.apply(ctx, opUpdate, req.Plan, update, &resp.State, resp.Private, &resp.Diagnostics)
+	guard := updateGuard(ctx, req.Private, r.current(ctx, prior.Cluster, prior.Name, prior.NodePool), &resp.Diagnostics)
+	r.apply(ctx, opUpdate, req.Plan, guard, &resp.State, resp.Private, &resp.Diagnostics)
 }
 
 // apply sends the planned NodePool to its cluster (a create must not find
 // it; an update must find the version last read) and records its nodes.
-func (r *nodePoolResource) apply(ctx context.Context, op string, plan tfsdk.Plan, guarded func(write func(hub.Precondition) error) error,
+func (r *nodePoolResource) apply(ctx context.Context, op string, plan tfsdk.Plan, guarded writeGuard,
 	state *tfsdk.State, private privateSetter, diags *diag.Diagnostics) {
 	var m nodePoolModel
 	if _, ok := readValue(plan.Raw, &m, diags); !ok || diags.HasError() {
@@ -317,13 +313,13 @@ func (r *nodePoolResource) apply(ctx context.Context, op string, plan tfsdk.Plan
 // current reads the NodePool for conditionalWrite: its metadata, and
 // whether its spec is still the one Terraform last read.
 func (r *nodePoolResource) current(ctx context.Context, cluster, name string, last nodepool.NodePool) func() (hub.Meta, bool, error) {
-	return func() (hub.Meta, bool, error) {
+	return currentSpec(func() (hub.Meta, nodepool.NodePool, error) {
 		np, err := r.hub.GetNodePool(ctx, cluster, name)
 		if err != nil {
-			return hub.Meta{}, false, err
+			return hub.Meta{}, nodepool.NodePool{}, err
 		}
-		return np.Meta, sameSpec(np.Spec, last, nodepool.WithDefaults), nil
-	}
+		return np.Meta, np.Spec, nil
+	}, last, nodepool.WithDefaults)
 }
 
 func (r *nodePoolResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {

@@ -217,8 +217,7 @@ func (r *placementResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 }
 
 func (r *placementResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	create := func(write func(hub.Precondition) error) error { return write(hub.Precondition{IfNoneMatch: true}) }
-	r.apply(ctx, opCreate, req.Plan, create, &resp.State, resp.Private, &resp.Diagnostics)
+	r.apply(ctx, opCreate, req.Plan, createGuard, &resp.State, resp.Private, &resp.Diagnostics)
 }
 
 func (r *placementResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -226,17 +225,14 @@ func (r *placementResource) Update(ctx context.Context, req resource.UpdateReque
 	if _, ok := readValue(req.State.Raw, &prior, &resp.Diagnostics); !ok {
 		return
 	}
-	saved := savedVersion(ctx, req.Private, &resp.Diagnostics)
-	update := func(write func(hub.Precondition) error) error {
-		return conditionalWrite(saved, r.current(ctx, prior.Name, prior.Spec), write)
-	}
-	r.apply(ctx, opUpdate, req.Plan, update, &resp.State, resp.Private, &resp.Diagnostics)
+	guard := updateGuard(ctx, req.Private, r.current(ctx, prior.Name, prior.Spec), &resp.Diagnostics)
+	r.apply(ctx, opUpdate, req.Plan, guard, &resp.State, resp.Private, &resp.Diagnostics)
 }
 
 // apply sends the planned spec to the hub (a create must not find the
 // placement; an update must find the version last read) and records the
 // hub's decisions.
-func (r *placementResource) apply(ctx context.Context, op string, plan tfsdk.Plan, guarded func(write func(hub.Precondition) error) error,
+func (r *placementResource) apply(ctx context.Context, op string, plan tfsdk.Plan, guarded writeGuard,
 	state *tfsdk.State, private privateSetter, diags *diag.Diagnostics) {
 	var m placementModel
 	if _, ok := readValue(plan.Raw, &m, diags); !ok || diags.HasError() {
@@ -260,13 +256,13 @@ func (r *placementResource) apply(ctx context.Context, op string, plan tfsdk.Pla
 // current reads the placement for conditionalWrite: its metadata, and
 // whether its spec is still the one Terraform last read.
 func (r *placementResource) current(ctx context.Context, name string, last placement.Spec) func() (hub.Meta, bool, error) {
-	return func() (hub.Meta, bool, error) {
+	return currentSpec(func() (hub.Meta, placement.Spec, error) {
 		p, err := r.hub.GetPlacement(ctx, name)
 		if err != nil {
-			return hub.Meta{}, false, err
+			return hub.Meta{}, placement.Spec{}, err
 		}
-		return p.Meta, sameSpec(p.Spec, last, placement.WithDefaults), nil
-	}
+		return p.Meta, p.Spec, nil
+	}, last, placement.WithDefaults)
 }
 
 func (r *placementResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -118,7 +119,7 @@ func (r *updateRunResource) Configure(_ context.Context, req resource.ConfigureR
 	r.configure(req.ProviderData, &resp.Diagnostics)
 }
 
-func (r *updateRunResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+func (r *updateRunResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	replace := "Changing it replaces the run (a started run cannot be changed)."
 	boolAttr := func(d string) rschema.BoolAttribute {
 		return rschema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false), MarkdownDescription: d}
@@ -150,11 +151,7 @@ func (r *updateRunResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 			"during an apply that waits for completion."},
 		"rerun_trigger": rschema.StringAttribute{Optional: true, MarkdownDescription: "Any value; changing it starts the run " +
 			"again if it has completed, failed or stopped, re-applying what was skipped or failed. Re-applying the same value re-runs nothing."},
-		"timeouts": rschema.SingleNestedAttribute{Optional: true, MarkdownDescription: "How long apply waits for the run with `wait_for_completion`.",
-			Attributes: map[string]rschema.Attribute{
-				"create": rschema.StringAttribute{Optional: true, MarkdownDescription: "A Go duration for create (default `60m`)."},
-				"update": rschema.StringAttribute{Optional: true, MarkdownDescription: "A Go duration for update (default `60m`)."},
-			}},
+		"timeouts": runTimeoutsAttr(ctx),
 		"preview": rolloutPreviewAttr("The rollout at plan, if the run started now: stage → group → member in the order the run " +
 			"reaches them (maintenance-window priority, then name), each with its predicted outcome, versions from → to, the reason, " +
 			"and estimated start and finish; totals; and a Mermaid gantt chart. Computed when the run is created, kept afterwards."),
@@ -241,13 +238,7 @@ func (r *updateRunResource) ValidateConfig(ctx context.Context, req resource.Val
 	}
 	errs = append(errs, update.ValidateRun(m.spec())...)
 	errs = append(errs, update.ValidateSkipTypes(m.Skip)...)
-	if m.Timeouts != nil {
-		for name, v := range map[string]string{"create": m.Timeouts.Create, "update": m.Timeouts.Update} {
-			if d, err := time.ParseDuration(v); v != "" && (err != nil || d <= 0) {
-				errs = append(errs, field.Errorf(field.Root("timeouts").Child(name), "Write a Go duration such as 30m or 2h.", "%q is not a positive duration", v))
-			}
-		}
-	}
+
 	reportErrors(&resp.Diagnostics, "Invalid update run", errs, unknown)
 }
 
@@ -394,6 +385,19 @@ func (r *updateRunResource) Update(ctx context.Context, req resource.UpdateReque
 	r.record(ctx, req.Plan.Raw, &resp.State, resp.Private, m, w.run, &resp.Diagnostics)
 }
 
+// runTimeoutsAttr is terraform-plugin-framework-timeouts' attribute for
+// how long apply waits for the run.
+func runTimeoutsAttr(ctx context.Context) rschema.Attribute {
+	a := timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true,
+		CreateDescription: "How long create waits for the run with `wait_for_completion` (a Go duration; default `60m`).",
+		UpdateDescription: "How long update waits for the run with `wait_for_completion` (a Go duration; default `60m`)."})
+	if sa, ok := a.(rschema.SingleNestedAttribute); ok {
+		sa.MarkdownDescription = "How long apply waits for the run with `wait_for_completion`."
+		return sa
+	}
+	return a
+}
+
 func timeoutOf(t *runTimeouts, op string) time.Duration {
 	v := ""
 	if t != nil {
@@ -428,13 +432,13 @@ func versionOf(m hub.Meta) objectVersion { return objectVersion{ETag: m.ETag, Cr
 // do sends one action; false when it failed (reported).
 func (w *runWriter) do(what string, call func(pre hub.Precondition) (*hub.UpdateRun, error)) bool {
 	name, spec := w.run.Name, w.run.Spec
-	current := func() (hub.Meta, bool, error) {
+	current := currentSpec(func() (hub.Meta, update.RunSpec, error) {
 		cur, err := w.r.hub.GetUpdateRun(w.ctx, name)
 		if err != nil {
-			return hub.Meta{}, false, err
+			return hub.Meta{}, update.RunSpec{}, err
 		}
-		return cur.Meta, sameSpec(cur.Spec, spec, update.RunWithDefaults), nil
-	}
+		return cur.Meta, cur.Spec, nil
+	}, spec, update.RunWithDefaults)
 	err := conditionalWrite(w.version, current, func(pre hub.Precondition) error {
 		next, err := call(pre)
 		if err == nil {

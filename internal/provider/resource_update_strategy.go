@@ -171,8 +171,7 @@ func (r *updateStrategyResource) ModifyPlan(ctx context.Context, req resource.Mo
 }
 
 func (r *updateStrategyResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	create := func(write func(hub.Precondition) error) error { return write(hub.Precondition{IfNoneMatch: true}) }
-	r.apply(ctx, opCreate, req.Plan, create, &resp.State, resp.Private, &resp.Diagnostics)
+	r.apply(ctx, opCreate, req.Plan, createGuard, &resp.State, resp.Private, &resp.Diagnostics)
 }
 
 func (r *updateStrategyResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -180,16 +179,13 @@ func (r *updateStrategyResource) Update(ctx context.Context, req resource.Update
 	if _, ok := readValue(req.State.Raw, &prior, &resp.Diagnostics); !ok {
 		return
 	}
-	saved := savedVersion(ctx, req.Private, &resp.Diagnostics)
-	guarded := func(write func(hub.Precondition) error) error {
-		return conditionalWrite(saved, r.current(ctx, prior.Name, prior.Strategy), write)
-	}
-	r.apply(ctx, opUpdate, req.Plan, guarded, &resp.State, resp.Private, &resp.Diagnostics)
+	guard := updateGuard(ctx, req.Private, r.current(ctx, prior.Name, prior.Strategy), &resp.Diagnostics)
+	r.apply(ctx, opUpdate, req.Plan, guard, &resp.State, resp.Private, &resp.Diagnostics)
 }
 
 // apply sends the planned strategy to the hub (a create must not find it; an
 // update must find the version last read).
-func (r *updateStrategyResource) apply(ctx context.Context, op string, plan tfsdk.Plan, guarded func(write func(hub.Precondition) error) error,
+func (r *updateStrategyResource) apply(ctx context.Context, op string, plan tfsdk.Plan, guarded writeGuard,
 	state *tfsdk.State, private privateSetter, diags *diag.Diagnostics) {
 	var m updateStrategyModel
 	if _, ok := readValue(plan.Raw, &m, diags); !ok || diags.HasError() {
@@ -212,13 +208,13 @@ func (r *updateStrategyResource) apply(ctx context.Context, op string, plan tfsd
 // current reads the strategy for conditionalWrite: its metadata, and whether
 // its stages are still the ones Terraform last read.
 func (r *updateStrategyResource) current(ctx context.Context, name string, last update.Strategy) func() (hub.Meta, bool, error) {
-	return func() (hub.Meta, bool, error) {
+	return currentSpec(func() (hub.Meta, update.Strategy, error) {
 		s, err := r.hub.GetUpdateStrategy(ctx, name)
 		if err != nil {
-			return hub.Meta{}, false, err
+			return hub.Meta{}, update.Strategy{}, err
 		}
-		return s.Meta, sameSpec(s.Spec, last, update.StrategyWithDefaults), nil
-	}
+		return s.Meta, s.Spec, nil
+	}, last, update.StrategyWithDefaults)
 }
 
 func (r *updateStrategyResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	tfattr "github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
@@ -91,6 +92,9 @@ func modelMismatches(where string, schema tfattr.Type, model reflect.Type) []str
 	}
 	mismatch := func() []string {
 		return []string{where + ": attribute of type " + reflect.TypeOf(schema).String() + ", field of type " + model.String()}
+	}
+	if tt, ok := schema.(timeouts.Type); ok { // the timeouts library's object of durations
+		schema = tt.ObjectType
 	}
 	switch st := schema.(type) {
 	case basetypes.StringType:

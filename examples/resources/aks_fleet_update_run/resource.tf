@@ -37,3 +37,34 @@ output "rollout" {
 output "rollout_chart" {
   value = aks_fleet_update_run.to_1_33.preview.gantt
 }
+
+# A node image refresh that follows a reusable strategy (the run copies it
+# when it is created), installs exactly the given images, and makes apply
+# wait for the rollout, bounded by timeouts. Members whose region has not
+# released an image yet stay Pending, and apply stops waiting when only they
+# are left. Set stopped = true to stop the run: upgrades in flight finish.
+resource "aks_fleet_update_strategy" "by_wave" {
+  name = "by-wave"
+  stages = [
+    { name = "canary", groups = [{ name = "canary" }] },
+    { name = "waves", groups = [{ name = "wave-1" }, { name = "wave-2" }], max_concurrency = "2" },
+  ]
+}
+
+resource "aks_fleet_update_run" "node_images" {
+  name               = "node-images-2026-11"
+  update_strategy_id = aks_fleet_update_strategy.by_wave.id
+  upgrade            = { type = "NodeImageOnly" }
+  node_image_selection = {
+    type = "Custom"
+    custom_node_image_versions = [
+      "AKSUbuntu-2204gen2containerd-202611.10.0",
+      "AzureLinuxV3gen2-202611.10.0",
+    ]
+  }
+
+  start               = true
+  stopped             = false
+  wait_for_completion = true
+  timeouts            = { create = "2h", update = "2h" }
+}
