@@ -108,27 +108,29 @@ type track struct {
 	seq             int  // the order in which the run reached the member
 }
 
+// gateTrack is the gates at one position of the strategy.
 type gateTrack struct {
-	key           string
-	reached       time.Time
-	released      time.Time
-	skipped       bool
-	stage, group  string
-	timing        string
-	displayByGate []string
+	key, timing string
+	names       []string // display names, one per gate; none: nothing to wait for
+	reached     time.Time
+	released    time.Time
+	skipped     bool
+}
+
+func newGate(stage, group, timing string, gates []Gate) gateTrack {
+	return gateTrack{key: GateKey(stage, group, timing), timing: timing, names: gateNames(gates)}
 }
 
 type groupTrack struct {
-	name            string
-	members         []*track
-	queue           []*track
-	inflight        int
-	start, end      time.Time
-	phase           int // 0 before gates, 1 members, 2 after gates, 3 done
-	before, after   gateTrack
-	userSkippedAt   time.Time
-	concurrency     int
-	waitingDeferred int
+	name          string
+	members       []*track
+	queue         []*track
+	inflight      int
+	start, end    time.Time
+	phase         int // 0 before gates, 1 members, 2 after gates, 3 done
+	before, after gateTrack
+	userSkippedAt time.Time
+	concurrency   int
 }
 
 type stageTrack struct {
@@ -152,7 +154,6 @@ type segment struct {
 	cat          catalog
 	start        time.Time
 	stages       []*stageTrack
-	tracks       map[string]*track
 	order        []*track
 	current      int
 	stoppedAt    time.Time
@@ -174,7 +175,7 @@ func strategyOf(x *Execution) Strategy {
 
 // newSegment lays out stages, groups and members for a start at t0.
 func newSegment(x *Execution, cat catalog, members []Member, t0 time.Time, carried map[string]MemberStatus) *segment {
-	s := &segment{x: x, cat: cat, start: t0, tracks: map[string]*track{}, approvals: map[string]time.Time{}}
+	s := &segment{x: x, cat: cat, start: t0, approvals: map[string]time.Time{}}
 	st := strategyOf(x)
 	byGroup := map[string][]*Member{}
 	for i := range members {
@@ -190,13 +191,11 @@ func newSegment(x *Execution, cat catalog, members []Member, t0 time.Time, carri
 	}
 	for si, stg := range st.Stages {
 		sk := &stageTrack{name: stg.Name, wait: time.Duration(stg.AfterStageWait()) * time.Second}
-		sk.before = gateTrack{key: GateKey(stg.Name, "", TimingBefore), stage: stg.Name, timing: TimingBefore, displayByGate: gateNames(stg.BeforeGates)}
-		sk.after = gateTrack{key: GateKey(stg.Name, "", TimingAfter), stage: stg.Name, timing: TimingAfter, displayByGate: gateNames(stg.AfterGates)}
+		sk.before, sk.after = newGate(stg.Name, "", TimingBefore, stg.BeforeGates), newGate(stg.Name, "", TimingAfter, stg.AfterGates)
 		total := 0
 		for _, g := range stg.Groups {
 			gk := &groupTrack{name: g.Name}
-			gk.before = gateTrack{key: GateKey(stg.Name, g.Name, TimingBefore), stage: stg.Name, group: g.Name, timing: TimingBefore, displayByGate: gateNames(g.BeforeGates)}
-			gk.after = gateTrack{key: GateKey(stg.Name, g.Name, TimingAfter), stage: stg.Name, group: g.Name, timing: TimingAfter, displayByGate: gateNames(g.AfterGates)}
+			gk.before, gk.after = newGate(stg.Name, g.Name, TimingBefore, g.BeforeGates), newGate(stg.Name, g.Name, TimingAfter, g.AfterGates)
 			for _, m := range byGroup[g.Name] {
 				t := &track{m: m, stage: si, group: len(sk.groups)}
 				if cs, ok := carried[m.Name]; ok {
@@ -205,7 +204,6 @@ func newSegment(x *Execution, cat catalog, members []Member, t0 time.Time, carri
 					gk.queue = append(gk.queue, t)
 				}
 				gk.members = append(gk.members, t)
-				s.tracks[m.Name] = t
 				s.order = append(s.order, t)
 			}
 			gk.concurrency = ResolveConcurrency(g.MaxConcurrency, len(gk.members), 1)
@@ -232,7 +230,7 @@ func gateNames(gs []Gate) []string {
 
 // released reports whether the gates at a position let the run pass at t.
 func (s *segment) gateOpen(g *gateTrack, t time.Time) bool {
-	if len(g.displayByGate) == 0 || g.skipped {
+	if len(g.names) == 0 || g.skipped {
 		return true
 	}
 	if g.reached.IsZero() {
@@ -475,9 +473,6 @@ func (s *segment) skip(targets []SkipTarget, t time.Time) {
 		}
 		k.skippedAt = t
 		g := s.stages[k.stage].groups[k.group]
-		if k.deferred && !k.start.IsZero() && k.end.IsZero() {
-			g.waitingDeferred-- // it was waiting for its window or release
-		}
 		if i := slices.Index(g.queue, k); i >= 0 {
 			g.queue = slices.Delete(g.queue, i, i+1)
 		}
@@ -610,14 +605,13 @@ func (s *segment) advanceGroup(st *stageTrack, g *groupTrack, t time.Time) bool 
 			}
 			s.active = append(s.active, k)
 			if k.deferred {
-				g.waitingDeferred++
-				continue
+				continue // waits for its window or release without a slot
 			}
 			k.end = k.start.Add(s.x.UpgradeDuration)
 			g.inflight++
 			st.inflight++
 		}
-		if len(g.queue) == 0 && g.inflight == 0 && g.waitingDeferred == 0 && s.allSettled(g, t) {
+		if len(g.queue) == 0 && g.inflight == 0 && s.allSettled(g, t) {
 			g.phase, changed = 2, true
 		}
 	}
@@ -723,13 +717,11 @@ func (s *segment) settle(t time.Time) bool {
 		if k.deferred && k.end.IsZero() && !k.start.IsZero() && !k.start.After(t) {
 			if s.halted(t) {
 				k.start = time.Time{} // never starts: the run stopped or failed first
-				s.stages[k.stage].groups[k.group].waitingDeferred--
 				changed = true
 				continue
 			}
 			k.end, changed = k.start.Add(s.x.UpgradeDuration), true
 			g := s.stages[k.stage].groups[k.group]
-			g.waitingDeferred--
 			g.inflight++
 			s.stages[k.stage].inflight++
 		}
@@ -900,7 +892,7 @@ func (s *segment) gateState(g *gateTrack, now time.Time) string {
 func (s *segment) gates(before, after *gateTrack, now time.Time) []GateStatus {
 	var out []GateStatus
 	for _, g := range []*gateTrack{before, after} {
-		for _, n := range g.displayByGate {
+		for _, n := range g.names {
 			out = append(out, GateStatus{Key: g.key, DisplayName: n, Timing: g.timing, State: s.gateState(g, now)})
 		}
 	}
