@@ -44,14 +44,32 @@ func providersWith(wrap func(hub.Hub) hub.Hub) map[string]func() (tfprotov6.Prov
 // change still plans as the practitioner wrote it.
 func TestAccLifecycle_defaultingHubKeepsThePlanEmpty(t *testing.T) {
 	cfg := providerConfig(t, "")
+	updates := func(group string) string {
+		return `
+resource "aks_fleet_update_strategy" "s" {
+  name   = "s"
+  stages = [{ name = "one", groups = [{ name = "` + group + `" }] }]
+}
+resource "aks_fleet_update_run" "r" {
+  name                 = "r"
+  update_strategy_id   = aks_fleet_update_strategy.s.id
+  upgrade              = { type = "ControlPlaneOnly", kubernetes_version = "1.33.2" }
+  start                = true
+}
+`
+	}
 	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: providersWith(hubtest.Defaulting), Steps: []resource.TestStep{
 		{Config: cfg + simplePlacement("", `policy = { placement_type = "PickN", number_of_clusters = 2, topology_spread_constraints = [{ topology_key = "region" }] }`) +
-			nodePoolConfig(`team = "web"`, `{ nodes = "20%" }`)},
+			nodePoolConfig(`team = "web"`, `{ nodes = "20%" }`) + updates("canary")},
 		{Config: cfg + simplePlacement("", `policy = { placement_type = "PickN", number_of_clusters = 3, topology_spread_constraints = [{ topology_key = "region" }] }`) +
-			nodePoolConfig(`team = "api"`, `{ nodes = "20%" }`),
+			nodePoolConfig(`team = "api"`, `{ nodes = "20%" }`) + updates("wave-1"),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectResourceAction(plAddr, plancheck.ResourceActionUpdate),
 				plancheck.ExpectResourceAction(npAddr, plancheck.ResourceActionUpdate),
+				plancheck.ExpectResourceAction("aks_fleet_update_strategy.s", plancheck.ResourceActionUpdate),
+				// A run keeps the copy of the strategy it made: an edit of
+				// the strategy is no change of the run.
+				plancheck.ExpectResourceAction("aks_fleet_update_run.r", plancheck.ResourceActionNoop),
 			}},
 		},
 	}})
