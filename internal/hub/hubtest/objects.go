@@ -48,8 +48,6 @@ func typed[O, S any](name string, specs [2]S, normalise func(S) S, view func(*O)
 	}
 }
 
-func asIs[S any](s S) S { return s }
-
 // kinds are the hub's object kinds; NodePools go to the fleet's first member.
 func kinds(h hub.Hub, f *fleet.Fleet) []kind {
 	cluster, group := f.Clusters[0].Name, memberGroup(f)
@@ -72,21 +70,21 @@ func kinds(h hub.Hub, f *fleet.Fleet) []kind {
 			func(ctx context.Context, name string, pre hub.Precondition) error {
 				return h.DeleteNodePool(ctx, cluster, name, pre)
 			}),
-		typed("update strategy", [2]update.Strategy{strategy(group, ""), strategy(group, "50%")}, asIs,
+		typed("update strategy", [2]update.Strategy{strategy(group, ""), strategy(group, "50%")}, update.StrategyWithDefaults,
 			func(s *hub.UpdateStrategy) (hub.Meta, update.Strategy) { return s.Meta, s.Spec },
 			h.GetUpdateStrategy,
 			func(ctx context.Context, name string, s update.Strategy, pre hub.Precondition) (*hub.UpdateStrategy, error) {
 				return h.PutUpdateStrategy(ctx, hub.UpdateStrategy{Meta: hub.Meta{Name: name}, Spec: s}, pre)
 			},
 			h.DeleteUpdateStrategy),
-		typed("update run", [2]update.RunSpec{runSpec(group, update.NodeImageLatest), runSpec(group, update.NodeImageConsistent)}, asIs,
+		typed("update run", [2]update.RunSpec{runSpec(group, update.NodeImageLatest), runSpec(group, update.NodeImageConsistent)}, update.RunWithDefaults,
 			func(r *hub.UpdateRun) (hub.Meta, update.RunSpec) { return r.Meta, r.Spec },
 			h.GetUpdateRun,
 			func(ctx context.Context, name string, s update.RunSpec, pre hub.Precondition) (*hub.UpdateRun, error) {
 				return h.PutUpdateRun(ctx, hub.UpdateRun{Meta: hub.Meta{Name: name}, Spec: s}, pre)
 			},
 			h.DeleteUpdateRun),
-		typed("auto-upgrade profile", [2]update.ProfileSpec{{Channel: update.ChannelStable}, {Channel: update.ChannelRapid, Disabled: true}}, asIs,
+		typed("auto-upgrade profile", [2]update.ProfileSpec{{Channel: update.ChannelStable}, {Channel: update.ChannelRapid, Disabled: true}}, update.ProfileWithDefaults,
 			func(p *hub.AutoUpgradeProfile) (hub.Meta, update.ProfileSpec) { return p.Meta, p.Spec },
 			h.GetAutoUpgradeProfile,
 			func(ctx context.Context, name string, s update.ProfileSpec, pre hub.Precondition) (*hub.AutoUpgradeProfile, error) {
