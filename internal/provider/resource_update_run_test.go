@@ -1,13 +1,20 @@
 package provider
 
 import (
+	"context"
 	"fmt"
+	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/fleetform/terraform-provider-aks/internal/hub"
 )
 
 // runsFleet: one region, four members in three update groups. The test
@@ -172,4 +179,168 @@ func TestAccUpdateRun_validation(t *testing.T) {
 			})
 		})
 	}
+}
+
+// A run driven as code while the hub's clock moves (designs/updates.md §4):
+// it waits at an approval gate until the configuration approves it; a member
+// behind a closed window is Pending and is upgraded once the clock passes
+// the opening; a failing member fails the run; with the failure removed, a
+// new rerun_trigger re-runs only what failed. Plan stays empty whenever the
+// configuration is unchanged, however far the clock moved.
+func TestAccUpdateRun_gatesWindowsFailureRerun(t *testing.T) {
+	t.Setenv(EnvUpgradeDuration, "0s")
+	state, fleet := filepath.Join(t.TempDir(), "state.db"), writeFleet(t, runsFleet)
+	const sat, mon = "2026-11-21T12:00:00Z", "2026-11-23T03:00:00Z" // r-wave-1's window: Monday 02:00–06:00
+	addr := "aks_fleet_update_run.r"
+	cfg := func(clock, extra string) string {
+		return providerConfigAt(state, fleet, clock) + `
+resource "aks_fleet_update_run" "r" {
+  name    = "gated"
+  upgrade = { type = "ControlPlaneOnly", kubernetes_version = "1.33.2" }
+  stages = [
+    { name = "canary", groups = [{ name = "canary" }] },
+    { name = "waves", groups = [{ name = "wave", before_gates = [{ display_name = "Canary looks good" }] }] },
+    { name = "late", groups = [{ name = "late" }] },
+  ]
+  start = true
+` + extra + "\n}\n"
+	}
+	member := func(name, want string) statecheck.StateCheck {
+		return statecheck.ExpectKnownValue(addr, attrPath("status", "members", name), knownvalue.StringExact(want))
+	}
+	runState := func(want string) statecheck.StateCheck {
+		return statecheck.ExpectKnownValue(addr, attrPath("status", "state"), knownvalue.StringExact(want))
+	}
+	gate := func(want string) statecheck.StateCheck {
+		return statecheck.ExpectKnownValue(addr, attrPath("status", "gates", "waves/wave:before"), knownvalue.StringExact(want))
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviders,
+		Steps: []resource.TestStep{
+			{
+				Config: cfg(sat, ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectKnownValue(addr, attrPath("preview", "approval_gates"), knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("waves/wave:before")})),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{runState("Pending"), gate("Pending"),
+					member("r-canary-1", "Completed: upgraded 1.32.6 → 1.33.2"), member("r-wave-1", "NotStarted")},
+			},
+			{
+				Config: cfg(sat, `  approved_gates = ["waves/wave:before"]`),
+				ConfigStateChecks: []statecheck.StateCheck{runState("Pending"), gate("Completed"),
+					member("r-wave-2", "Skipped: already up to date"),
+					member("r-wave-1", "Pending: maintenance window closed; next opening 2026-11-23T02:00:00Z")},
+			},
+			{
+				// Monday: the window opened, r-wave-1 is upgraded and the late
+				// stage's member fails. Nothing in the configuration changed.
+				Config:           cfg(mon, `  approved_gates = ["waves/wave:before"]`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				ConfigStateChecks: []statecheck.StateCheck{runState("Failed"),
+					member("r-wave-1", "Completed: upgraded 1.32.6 → 1.33.2"),
+					member("r-late", "Failed: UpgradeFailed: drain timed out"),
+					statecheck.ExpectKnownValue(addr, attrPath("status", "message"),
+						knownvalue.StringExact("member r-late (group late, stage late) failed: UpgradeFailed: drain timed out")),
+				},
+			},
+			{
+				PreConfig: func() {
+					rewriteFleet(t, fleet, strings.Replace(runsFleet, `    failures: { upgrade: "UpgradeFailed: drain timed out" }`+"\n", "", 1))
+				},
+				Config: cfg(mon, `  approved_gates = ["waves/wave:before"]`+"\n  rerun_trigger = \"fixed\"\n"),
+				ConfigStateChecks: []statecheck.StateCheck{runState("Completed"),
+					member("r-late", "Completed: upgraded 1.32.6 → 1.33.2"),
+					// Upgraded by the first start, kept by the re-run (not skipped as up to date).
+					member("r-canary-1", "Completed: upgraded 1.32.6 → 1.33.2")},
+			},
+		},
+	})
+}
+
+// Skipping a group (a skip target added to the configuration) skips its
+// members; the stage and the run go on (designs/updates.md §4).
+func TestAccUpdateRun_skipGroup(t *testing.T) {
+	t.Setenv(EnvUpgradeDuration, "0s")
+	p := providerConfig(t, writeFleet(t, runsFleet))
+	addr := "aks_fleet_update_run.r"
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviders,
+		Steps: []resource.TestStep{
+			{Config: runConfig(p, "  start = true"),
+				ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(addr, attrPath("status", "state"), knownvalue.StringExact("Pending"))}},
+			{Config: runConfig(p, "  start = true\n  skip = [{ type = \"Group\", name = \"wave\" }]"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, attrPath("status", "groups", "waves/wave"), knownvalue.StringExact("Skipped")),
+					statecheck.ExpectKnownValue(addr, attrPath("status", "members", "r-wave-1"), knownvalue.StringExact("Skipped: skipped by the user")),
+					statecheck.ExpectKnownValue(addr, attrPath("status", "state"), knownvalue.StringExact("Completed")),
+				}},
+		},
+	})
+}
+
+// Destroying a running run stops it first: the hub refuses nothing, and the
+// member upgrade in flight still completes on its cluster.
+func TestAccUpdateRun_destroyStopsARunningRun(t *testing.T) {
+	t.Setenv(EnvUpgradeDuration, "1h")
+	state, fleet := filepath.Join(t.TempDir(), "state.db"), writeFleet(t, runsFleet)
+	calls := &[]string{}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: providersWith(func(h hub.Hub) hub.Hub { return recordingHub{Hub: h, calls: calls} }),
+		Steps: []resource.TestStep{{
+			Config: runConfig(providerConfigAt(state, fleet, testClock), "  start = true"),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("aks_fleet_update_run.r", attrPath("status", "members", "r-canary-1"),
+					knownvalue.StringExact("Running: upgrading 1.32.6 → 1.33.2")),
+			},
+		}},
+		CheckDestroy: func(*terraform.State) error {
+			got := strings.Join(*calls, " ")
+			if !strings.Contains(got, "stop rollout-1 delete rollout-1") {
+				return fmt.Errorf("destroy did not stop the running run first: %s", got)
+			}
+			return nil
+		},
+	})
+}
+
+// recordingHub records the run actions a provider sends.
+type recordingHub struct {
+	hub.Hub
+	calls *[]string
+}
+
+func (h recordingHub) StopUpdateRun(ctx context.Context, name string, pre hub.Precondition) (*hub.UpdateRun, error) {
+	*h.calls = append(*h.calls, "stop "+name)
+	return h.Hub.StopUpdateRun(ctx, name, pre)
+}
+
+func (h recordingHub) DeleteUpdateRun(ctx context.Context, name string, pre hub.Precondition) error {
+	*h.calls = append(*h.calls, "delete "+name)
+	return h.Hub.DeleteUpdateRun(ctx, name, pre)
+}
+
+// The what-if data source previews exactly the run's rollout: same order,
+// same outcomes, same estimates (one simulation, update.PreviewRun).
+func TestAccUpdatePreview_matchesTheRun(t *testing.T) {
+	p := providerConfig(t, writeFleet(t, runsFleet))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviders,
+		Steps: []resource.TestStep{{
+			Config: runConfig(p, "") + `
+data "aks_fleet_update_preview" "what_if" {
+  upgrade = { type = "ControlPlaneOnly", kubernetes_version = "1.33.2" }
+  stages = [
+    { name = "canary", groups = [{ name = "canary" }], after_stage_wait_in_seconds = 0 },
+    { name = "waves", groups = [{ name = "wave" }] },
+  ]
+}
+`,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.CompareValuePairs("aks_fleet_update_run.r", attrPath("preview", "members"),
+					"data.aks_fleet_update_preview.what_if", attrPath("preview", "members"), compare.ValuesSame()),
+				statecheck.CompareValuePairs("aks_fleet_update_run.r", attrPath("preview", "gantt"),
+					"data.aks_fleet_update_preview.what_if", attrPath("preview", "gantt"), compare.ValuesSame()),
+			},
+		}},
+	})
 }
