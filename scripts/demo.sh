@@ -17,6 +17,8 @@ RC
 export TF_CLI_CONFIG_FILE="$rc" TF_IN_AUTOMATION=1
 dir="$root/examples/quickstart"
 echo "==> $("$tf" version | head -1) — $dir"
+echo "==> get (the quickstart calls examples/modules/regional-rollout)"
+"$tf" -chdir="$dir" get >/dev/null
 echo "==> plan"
 "$tf" -chdir="$dir" plan -input=false -out=demo.tfplan
 echo "==> apply"

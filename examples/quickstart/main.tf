@@ -107,3 +107,25 @@ output "prod_candidates" {
   description = "Eligible prod clusters with at least 5 nodes and more than 8 available cores."
   value       = data.aks_fleet_member_clusters.prod_candidates.names
 }
+
+# An upgrade to Kubernetes 1.33.2, region by region, West Europe first, with
+# an hour between regions: examples/modules/regional-rollout builds the
+# strategy and the run from the member clusters. Its `rollout` output shows,
+# at plan, every member's fate: upgraded, skipped as already up to date,
+# pending until its maintenance window opens or 1.33.2 reaches its region.
+module "rollout" {
+  source        = "../modules/regional-rollout"
+  name          = "quickstart-1-33"
+  upgrade       = { type = "Full", kubernetes_version = "1.33.2" }
+  canary_region = "westeurope"
+}
+
+output "rollout" {
+  description = "The update run's rollout, one line per member."
+  value       = module.rollout.rollout
+}
+
+output "rollout_summary" {
+  description = "Totals and the estimated duration of the rollout."
+  value       = module.rollout.summary
+}

@@ -1,0 +1,130 @@
+# regional-rollout: one upgrade rolled out region by region, canary region
+# first, with a wait between regions — a module built from the provider's
+# own pieces, as users compose it in theirs.
+#
+# Stages are regions. Fleet Manager orders by update group (a member's
+# `group`), and a group may span regions, so each group goes to the stage of
+# the first region (in rollout order) where it has a member: a group is in
+# exactly one stage, as the service requires.
+
+terraform {
+  required_providers {
+    aks = {
+      source = "fleetform/aks"
+    }
+  }
+}
+
+variable "name" {
+  description = "Name of the update run; the strategy is named <name>-by-region."
+  type        = string
+}
+
+variable "label_selector" {
+  description = "Which member clusters the rollout covers (every member when empty). Members without an update group are never upgraded by a strategy."
+  type = object({
+    match_labels = optional(map(string))
+    match_expressions = optional(list(object({
+      key      = string
+      operator = string
+      values   = optional(list(string))
+    })))
+  })
+  default = {}
+}
+
+variable "upgrade" {
+  description = "The upgrade: type Full, ControlPlaneOnly or NodeImageOnly, and kubernetes_version except for NodeImageOnly."
+  type = object({
+    type               = string
+    kubernetes_version = optional(string)
+  })
+}
+
+variable "canary_region" {
+  description = "The region upgraded first; the others follow in name order. Null: name order throughout."
+  type        = string
+  default     = null
+}
+
+variable "wait_between_regions_seconds" {
+  description = "Seconds to wait after each region before the next one starts."
+  type        = number
+  default     = 3600
+}
+
+variable "start" {
+  description = "Whether apply starts the run (false: it is created, and its preview can be reviewed first)."
+  type        = bool
+  default     = false
+}
+
+data "aks_fleet_member_clusters" "targets" {
+  label_selector = var.label_selector
+}
+
+locals {
+  members = [for c in data.aks_fleet_member_clusters.targets.clusters : c if c.group != null]
+  by_name = sort(distinct([for c in local.members : c.region]))
+  regions = var.canary_region == null ? local.by_name : concat([var.canary_region], [for r in local.by_name : r if r != var.canary_region])
+  # group => the first region, in rollout order, where it has a member
+  group_region = {
+    for g in distinct([for c in local.members : c.group]) :
+    g => [for r in local.regions : r if contains([for c in local.members : c.region if c.group == g], r)][0]
+  }
+  stages = [
+    for r in local.regions : {
+      name                        = r
+      groups                      = [for g in sort(keys(local.group_region)) : { name = g } if local.group_region[g] == r]
+      after_stage_wait_in_seconds = var.wait_between_regions_seconds
+    } if contains(values(local.group_region), r)
+  ]
+}
+
+# The strategy, for reuse: later runs and auto-upgrade profiles can follow
+# it by id.
+resource "aks_fleet_update_strategy" "by_region" {
+  name   = "${var.name}-by-region"
+  stages = local.stages
+}
+
+# The run carries the same stages inline rather than the strategy's id: the
+# id is known only once the strategy exists, and the run's preview — the
+# rollout this module outputs — is then known at the first plan, and kept
+# (it does not move with the clock) until the run's configuration changes.
+resource "aks_fleet_update_run" "this" {
+  name    = var.name
+  stages  = local.stages
+  upgrade = var.upgrade
+  start   = var.start
+}
+
+output "stages" {
+  description = "The stages in rollout order: region => its update groups."
+  value       = { for s in local.stages : s.name => [for g in s.groups : g.name] }
+}
+
+output "rollout" {
+  description = "The rollout at plan: one line per member in the order the run takes them, with the outcome, versions, reason and estimated times."
+  value       = aks_fleet_update_run.this.preview.members
+}
+
+output "summary" {
+  description = "Totals and the estimated duration."
+  value       = aks_fleet_update_run.this.preview.summary
+}
+
+output "gantt" {
+  description = "The rollout as a Mermaid gantt chart, for a pull-request comment."
+  value       = aks_fleet_update_run.this.preview.gantt
+}
+
+output "strategy_id" {
+  description = "The region-by-region strategy, for other runs and auto-upgrade profiles."
+  value       = aks_fleet_update_strategy.by_region.id
+}
+
+output "run_status" {
+  description = "The run's progress as the hub reports it."
+  value       = aks_fleet_update_run.this.status
+}

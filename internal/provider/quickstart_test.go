@@ -1,0 +1,115 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/go-plugin"
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
+)
+
+// The quickstart, with the regional-rollout module it calls, applied by the
+// real CLI as a user runs it: terraform-plugin-testing does not support
+// modules, so this test drives the CLI itself, with the provider served
+// in-process (TF_REATTACH_PROVIDERS) under its own address, fleetform/aks.
+func TestAccQuickstartWithModule(t *testing.T) {
+	tf := os.Getenv("TF_ACC_TERRAFORM_PATH")
+	if os.Getenv("TF_ACC") == "" || tf == "" {
+		t.Skip("set TF_ACC and TF_ACC_TERRAFORM_PATH to run the quickstart with the real CLI")
+	}
+	root := t.TempDir()
+	at := func(clock string) {
+		copyExample(t, "../../examples/quickstart/main.tf", filepath.Join(root, "quickstart", "main.tf"), func(s string) string {
+			return emptyProviderBlock.ReplaceAllString(s, providerConfigAt(filepath.Join(root, "state.db"), "", clock))
+		})
+	}
+	at(testClock)
+	copyExample(t, "../../examples/modules/regional-rollout/main.tf", filepath.Join(root, "modules", "regional-rollout", "main.tf"), nil)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	reattach, closed := make(chan *plugin.ReattachConfig), make(chan struct{})
+	go func() {
+		if err := tf6server.Serve("registry.terraform.io/fleetform/aks", providerserver.NewProtocol6(New("test")()),
+			tf6server.WithDebug(ctx, reattach, closed), tf6server.WithLoggingSink(t)); err != nil {
+			t.Error(err)
+		}
+	}()
+	defer func() { cancel(); <-closed }()
+	rc := <-reattach
+	served := map[string]any{"Protocol": string(rc.Protocol), "ProtocolVersion": rc.ProtocolVersion, "Pid": rc.Pid, "Test": true,
+		"Addr": map[string]string{"Network": rc.Addr.Network(), "String": rc.Addr.String()}}
+	// Terraform reads fleetform/aks as registry.terraform.io/…, OpenTofu as registry.opentofu.org/….
+	env, _ := json.Marshal(map[string]any{"registry.terraform.io/fleetform/aks": served, "registry.opentofu.org/fleetform/aks": served})
+
+	// run runs the CLI in the quickstart and returns its standard output.
+	run := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(tf, append([]string{"-chdir=" + filepath.Join(root, "quickstart")}, args...)...)
+		cmd.Env = append(os.Environ(), "TF_REATTACH_PROVIDERS="+string(env), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%s %s: %v\n%s%s", filepath.Base(tf), strings.Join(args, " "), err, out, stderr.String())
+		}
+		return string(out)
+	}
+	run("init", "-input=false", "-no-color")
+	plan := run("plan", "-input=false", "-no-color")
+	for _, want := range []string{
+		`module.rollout.aks_fleet_update_strategy.by_region will be created`,
+		`module.rollout.aks_fleet_update_run.this will be created`,
+		// The module's rollout is known at plan: westeurope (the canary region) first.
+		`"01. westeurope/`,
+	} {
+		if !strings.Contains(plan, want) {
+			t.Errorf("the plan does not show %q:\n%s", want, plan)
+		}
+	}
+	run("apply", "-input=false", "-no-color", "-auto-approve")
+	if out := run("plan", "-input=false", "-no-color", "-detailed-exitcode"); !strings.Contains(out, "No changes.") {
+		t.Errorf("plan after apply is not empty:\n%s", out)
+	}
+	at("2026-11-30T08:00:00Z") // nine days later: windows opened, the run progressed
+	if out := run("plan", "-input=false", "-no-color", "-detailed-exitcode"); !strings.Contains(out, "No changes.") {
+		t.Errorf("plan after the clock moved is not empty:\n%s", out)
+	}
+	var outputs map[string]struct {
+		Value json.RawMessage `json:"value"`
+	}
+	if err := json.Unmarshal([]byte(run("output", "-json")), &outputs); err != nil {
+		t.Fatal(err)
+	}
+	var summary string
+	if err := json.Unmarshal(outputs["rollout_summary"].Value, &summary); err != nil ||
+		!regexp.MustCompile(`^\d+ members: \d+ to upgrade, \d+ skipped, \d+ pending`).MatchString(summary) {
+		t.Errorf("rollout_summary = %s (%v)", outputs["rollout_summary"].Value, err)
+	}
+	run("destroy", "-input=false", "-no-color", "-auto-approve")
+}
+
+// copyExample copies an example file, edited by edit when given.
+func copyExample(t *testing.T, from, to string, edit func(string) string) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	if edit != nil {
+		s = edit(s)
+	}
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
