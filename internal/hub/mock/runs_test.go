@@ -1,0 +1,87 @@
+package mock
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/update"
+	"github.com/fleetform/terraform-provider-aks/internal/fleetgen"
+	"github.com/fleetform/terraform-provider-aks/internal/hub"
+)
+
+// A run executes over simulated time between commands (designs/hub.md §2):
+// started by one hub process, read by a later one whose clock is a month on,
+// it has completed, and its upgrades show in that process's fleet.
+func TestRunCompletesAcrossProcesses(t *testing.T) {
+	cfg, run := startFleetgenRun(t, 300, "run-1")
+	later := cfg
+	later.Clock.Time = testNow.Add(30 * 24 * time.Hour) // four stages, each waiting up to a week for windows
+	h2, err := New(later)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := h2.GetUpdateRun(context.Background(), run)
+	if err != nil || got.Status.State != update.StateCompleted {
+		t.Fatalf("a week later: %+v %v", got.Status.State, err)
+	}
+	f, _ := h2.Fleet(context.Background())
+	for _, c := range f.Clusters {
+		if c.KubernetesVersion != "1.33.2" {
+			t.Fatalf("%s is at %s after the run completed", c.Name, c.KubernetesVersion)
+		}
+	}
+}
+
+// startFleetgenRun starts a Full upgrade to 1.33.2 over a generated fleet of
+// n members, one stage per update group, with zero upgrade duration.
+func startFleetgenRun(tb testing.TB, n int, name string) (Config, string) {
+	tb.Helper()
+	dir := tb.TempDir()
+	file := filepath.Join(dir, "fleet.yaml")
+	if err := os.WriteFile(file, fleetgen.Generate(fleetgen.Options{Clusters: n, Seed: 11}), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	zero := time.Duration(0)
+	cfg := Config{FleetFile: file, StatePath: filepath.Join(dir, "state.db"), Clock: ClockConfig{Mode: ClockFixed, Time: testNow}, UpgradeDuration: &zero}
+	h, err := New(cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ctx := context.Background()
+	var s update.Strategy
+	for _, g := range []string{"canary", "wave-1", "wave-2", "wave-3"} {
+		s.Stages = append(s.Stages, update.Stage{Name: g, Groups: []update.Group{{Name: g, MaxConcurrency: "10"}}})
+	}
+	spec := update.RunSpec{Strategy: &s, ManagedClusterUpdate: update.ManagedClusterUpdate{
+		Upgrade: update.Upgrade{Type: update.UpgradeFull, KubernetesVersion: "1.33.2"}, NodeImageSelection: update.NodeImageSelection{Type: update.NodeImageLatest}}}
+	if _, err := h.PutUpdateRun(ctx, hub.UpdateRun{Meta: hub.Meta{Name: name}, Spec: spec}, Precondition{IfNoneMatch: true}); err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := h.StartUpdateRun(ctx, name, Precondition{}); err != nil {
+		tb.Fatal(err)
+	}
+	return cfg, name
+}
+
+// BenchmarkRun1000ToCompletion: a 1,000-member run (four stages, the
+// generator's update groups) started with zero upgrade duration, and read
+// to completion a month later by another hub process: what the mock computes
+// to report a whole run's progress (issue 11 target: under 2 s).
+func BenchmarkRun1000ToCompletion(b *testing.B) {
+	for i := range b.N {
+		cfg, run := startFleetgenRun(b, 1000, fmt.Sprintf("run-%d", i))
+		cfg.Clock.Time = testNow.Add(30 * 24 * time.Hour)
+		h, err := New(cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		got, err := h.GetUpdateRun(context.Background(), run)
+		if err != nil || got.Status.State != update.StateCompleted {
+			b.Fatalf("%v %v", got.Status.State, err)
+		}
+	}
+}
