@@ -7,6 +7,9 @@
 #   scripts/bench-plan.sh                    defaults: 200 placements, 5000 clusters, 3 runs
 #   PLACEMENTS=50 CLUSTERS=1000 RUNS=5 scripts/bench-plan.sh
 #
+# Then: plan of one aks_fleet_update_run over RUN_CLUSTERS members (default
+# 1000) beside plan of one terraform_data.
+#
 # Peak RSS is the provider process's (VmHWM sampled from /proc), not the CLI's.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -147,3 +150,41 @@ for step in plan apply replan destroy; do
 done
 printf '\nmock database: %s KB after apply, %s KB after destroy\n' "$size" "$after"
 printf 'plan output (create): %d lines, %.0f per placement\n' "$planlines" "$(awk -v a="$planlines" -v b="$placements" 'BEGIN {print a / b}')"
+
+# An update run's plan (the rollout preview of every member) beside one
+# terraform_data on the same CLI (RUN_CLUSTERS members, default 1000).
+run_clusters=${RUN_CLUSTERS:-1000}
+mkdir -p "$work/run" "$work/tfdata"
+(cd "$root" && go run ./tools/fleetgen -clusters "$run_clusters" >"$work/run-fleet.yaml")
+cat >"$work/run/main.tf" <<EOF
+terraform {
+  required_providers {
+    aks = { source = "fleetform/aks" }
+  }
+}
+provider "aks" {
+  mock {
+    fleet_file = "$work/run-fleet.yaml"
+    state_path = "$work/run/state.db"
+    clock      = "fixed"
+    clock_time = "2026-11-21T12:00:00Z"
+  }
+}
+resource "aks_fleet_update_run" "rollout" {
+  name    = "rollout"
+  upgrade = { type = "Full", kubernetes_version = "1.33.2" }
+  stages  = [for g in ["canary", "wave-1", "wave-2", "wave-3"] : { name = g, groups = [{ name = g, max_concurrency = "10" }], after_stage_wait_in_seconds = 3600 }]
+}
+EOF
+echo 'resource "terraform_data" "one" { input = "x" }' >"$work/tfdata/main.tf"
+run_s=() data_s=()
+for i in $(seq "$runs"); do
+  read -r s _ < <(measure terraform-provider-aks "$tf" -chdir="$work/run" plan -refresh=false -input=false -lock=false)
+  run_s+=("$s")
+  read -r s _ < <(measure "$tf" "$tf" -chdir="$work/tfdata" plan -refresh=false -input=false -lock=false)
+  data_s+=("$s")
+done
+a=$(printf '%s\n' "${run_s[@]}" | median)
+b=$(printf '%s\n' "${data_s[@]}" | median)
+printf '\nplan of one aks_fleet_update_run over %d members: %.2f s; one terraform_data: %.2f s (%.1f×)\n' \
+  "$run_clusters" "$a" "$b" "$(awk -v a="$a" -v b="$b" 'BEGIN {print a / b}')"
