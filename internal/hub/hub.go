@@ -10,7 +10,8 @@
 // The interface follows the real APIs: every object has an ETag and writes
 // take a Precondition (If-Match / If-None-Match), objects not found return
 // ErrNotFound, and a write that the service would refuse because of the
-// object's state returns a *ConflictError.
+// object's state returns a *ConflictError, and one it refuses for what it
+// asks (a missing reference) an *InvalidError.
 package hub
 
 import (
@@ -208,6 +209,16 @@ type ConflictError struct {
 }
 
 func (e *ConflictError) Error() string { return fmt.Sprintf("conflict: %s: %s", e.Object, e.Reason) }
+
+// InvalidError is a request the service refuses for what it asks, whatever
+// the object's state: a reference to something that does not exist, a
+// target the object does not have (ARM's 400 and 404 on a reference).
+type InvalidError struct {
+	Object string
+	Reason string
+}
+
+func (e *InvalidError) Error() string { return fmt.Sprintf("invalid: %s: %s", e.Object, e.Reason) }
 
 // ObjectMeta gives generic code access to an object's metadata.
 func (m *Meta) ObjectMeta() *Meta { return m }

@@ -387,6 +387,7 @@ const (
 // hubError reports a failed hub call as one diagnostic that says what to do.
 func hubError(diags *diag.Diagnostics, op string, obj objectRef, err error) {
 	var conflict *hub.ConflictError
+	var invalid *hub.InvalidError
 	switch {
 	case errors.Is(err, hub.ErrPreconditionFailed) && op == opCreate:
 		diags.AddError("Already exists", obj.String()+" already exists on the hub. Import it instead: terraform import <address> "+obj.ID)
@@ -396,6 +397,8 @@ func hubError(diags *diag.Diagnostics, op string, obj objectRef, err error) {
 	case errors.As(err, &conflict):
 		diags.AddError("Refused by the hub", obj.String()+": "+conflict.Reason+". The object's current state does not allow "+
 			"this change: refresh to see its state, and change the configuration or wait until the state allows it.")
+	case errors.As(err, &invalid):
+		diags.AddError("Refused by the hub", obj.String()+": "+invalid.Reason+". Change the configuration accordingly and apply again.")
 	case errors.Is(err, hub.ErrNotFound):
 		diags.AddError("Not found", obj.String()+" does not exist on the hub (deleted outside Terraform?). Refresh to remove it from the state.")
 	default:

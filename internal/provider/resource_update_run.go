@@ -326,6 +326,10 @@ func (r *updateRunResource) strategyOf(ctx context.Context, spec update.RunSpec,
 	s, err := r.hub.GetUpdateStrategy(ctx, update.StrategyNameFromID(spec.UpdateStrategyID))
 	switch {
 	case errors.Is(err, hub.ErrNotFound):
+		diags.AddAttributeWarning(path.Root("update_strategy_id"), "Update strategy not found yet",
+			fmt.Sprintf("update_strategy_id: the update strategy %q does not exist on the hub yet, so the rollout is previewed at "+
+				"apply. Creating the run fails unless this apply creates the strategy first: reference it as "+
+				"aks_fleet_update_strategy.<name>.id so that Terraform orders the two.", spec.UpdateStrategyID))
 		return nil, false
 	case err != nil:
 		hubError(diags, opRead, objectRef{"aks_fleet_update_strategy", spec.UpdateStrategyID}, err)

@@ -344,3 +344,22 @@ data "aks_fleet_update_preview" "what_if" {
 		}},
 	})
 }
+
+// A run that follows a strategy the hub does not have is refused with one
+// diagnostic that says so (an *InvalidError, not "not found" of the run).
+func TestAccUpdateRun_missingStrategy(t *testing.T) {
+	p := providerConfig(t, writeFleet(t, runsFleet))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviders,
+		Steps: []resource.TestStep{{
+			Config: p + `
+resource "aks_fleet_update_run" "r" {
+  name               = "r"
+  update_strategy_id = "no-such-strategy"
+  upgrade            = { type = "NodeImageOnly" }
+}
+`,
+			ExpectError: expectError(`aks_fleet_update_run r: the update strategy "no-such-strategy" does not exist. Change the configuration`),
+		}},
+	})
+}

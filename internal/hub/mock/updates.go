@@ -120,11 +120,14 @@ func (h *Hub) PutUpdateRun(_ context.Context, in hub.UpdateRun, pre Precondition
 		}
 		switch {
 		case in.Spec.UpdateStrategyID != "" && in.Spec.Strategy != nil:
-			return fmt.Errorf("update run %s: set either an update strategy id or an inline strategy, not both", in.Name)
+			return &hub.InvalidError{Object: "update run " + in.Name, Reason: "set either an update strategy id or an inline strategy, not both"}
 		case in.Spec.UpdateStrategyID != "":
 			s, _, err := loadTx[strategyRecord](tx, bucketStrategies, strategyName(in.Spec.UpdateStrategyID))
+			if errors.Is(err, ErrNotFound) {
+				return &hub.InvalidError{Object: "update run " + in.Name, Reason: fmt.Sprintf("the update strategy %q does not exist", in.Spec.UpdateStrategyID)}
+			}
 			if err != nil {
-				return fmt.Errorf("update run %s: update strategy %q: %w", in.Name, in.Spec.UpdateStrategyID, err)
+				return err
 			}
 			r.ResolvedStrategy = &s.Spec
 		default:
@@ -296,7 +299,7 @@ func (h *Hub) SkipUpdateRun(ctx context.Context, name string, targets []update.S
 	return h.runAction(ctx, name, runEvent{Action: update.ActionSkip, Targets: targets}, pre, func(r *runRecord, _ update.RunStatus, f *fleet.Fleet) error {
 		errs := append(update.ValidateSkipTypes(targets), update.ValidateActions(r.ResolvedStrategy, update.Members(f), targets, nil)...)
 		if len(errs) > 0 {
-			return fmt.Errorf("update run %s: %w", name, errs)
+			return &hub.InvalidError{Object: "update run " + name, Reason: errs.Error()}
 		}
 		return nil
 	})
