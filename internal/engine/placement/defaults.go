@@ -1,5 +1,7 @@
 package placement
 
+import "cmp"
+
 // Defaults applied by Fleet's API server (CRD defaults).
 const (
 	DefaultMaxSkew                  = 1
@@ -14,15 +16,6 @@ const (
 func intPtr(v int) *int       { return &v }
 func strPtr(v string) *string { return &v }
 
-// orDefault is s, or d when s is unset: the API server defaults an omitted
-// string attribute, and the engine reads an empty one the same way.
-func orDefault(s, d string) string {
-	if s == "" {
-		return d
-	}
-	return s
-}
-
 // WithDefaults returns a copy of spec with Fleet's API defaults filled in:
 // placement type PickAll, maxSkew 1, whenUnsatisfiable DoNotSchedule,
 // toleration operator Equal, strategy RollingUpdate with 25% / 25% / 60s,
@@ -30,7 +23,7 @@ func orDefault(s, d string) string {
 func WithDefaults(spec Spec) Spec {
 	out := spec
 	out.Policy = defaultPolicy(spec.Policy)
-	out.Strategy.Type = orDefault(spec.Strategy.Type, RollingUpdateStrategy)
+	out.Strategy.Type = cmp.Or(spec.Strategy.Type, RollingUpdateStrategy)
 	if out.Strategy.Type == RollingUpdateStrategy {
 		ru := RollingUpdate{}
 		if spec.Strategy.RollingUpdate != nil {
@@ -57,21 +50,21 @@ func WithDefaults(spec Spec) Spec {
 // policy matters (ValidateUpdate compares defaulted policies).
 func defaultPolicy(p Policy) Policy {
 	out := p
-	out.PlacementType = orDefault(p.PlacementType, PickAll)
+	out.PlacementType = cmp.Or(p.PlacementType, PickAll)
 	if len(p.TopologySpreadConstraints) > 0 {
 		out.TopologySpreadConstraints = make([]TopologySpreadConstraint, len(p.TopologySpreadConstraints))
 		for i, c := range p.TopologySpreadConstraints {
 			if c.MaxSkew == nil {
 				c.MaxSkew = intPtr(DefaultMaxSkew)
 			}
-			c.WhenUnsatisfiable = orDefault(c.WhenUnsatisfiable, DoNotSchedule)
+			c.WhenUnsatisfiable = cmp.Or(c.WhenUnsatisfiable, DoNotSchedule)
 			out.TopologySpreadConstraints[i] = c
 		}
 	}
 	if len(p.Tolerations) > 0 {
 		out.Tolerations = make([]Toleration, len(p.Tolerations))
 		for i, t := range p.Tolerations {
-			t.Operator = orDefault(t.Operator, TolerationOpEqual)
+			t.Operator = cmp.Or(t.Operator, TolerationOpEqual)
 			out.Tolerations[i] = t
 		}
 	}

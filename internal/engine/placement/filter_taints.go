@@ -1,6 +1,7 @@
 package placement
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
@@ -38,7 +39,7 @@ func untoleratedTaint(taints []fleet.Taint, tolerations []Toleration) (fleet.Tai
 // value; an empty effect matches every effect.
 func tolerates(tol Toleration, t fleet.Taint) bool {
 	effectOK := tol.Effect == "" || tol.Effect == t.Effect
-	switch orDefault(tol.Operator, TolerationOpEqual) {
+	switch cmp.Or(tol.Operator, TolerationOpEqual) {
 	case TolerationOpExists:
 		return (tol.Key == "" || tol.Key == t.Key) && effectOK
 	case TolerationOpEqual:

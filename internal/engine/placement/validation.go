@@ -1,6 +1,7 @@
 package placement
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
 	"strings"
@@ -308,7 +309,7 @@ func validateTopologySpread(p field.Path, c TopologySpreadConstraint) field.Erro
 func validateStrategy(s Strategy) field.Errors {
 	p := field.Root("strategy")
 	var errs field.Errors
-	switch orDefault(s.Type, RollingUpdateStrategy) {
+	switch cmp.Or(s.Type, RollingUpdateStrategy) {
 	case RollingUpdateStrategy:
 	case ExternalStrategy:
 		if s.RollingUpdate != nil {

@@ -1,6 +1,9 @@
 package update
 
-import "slices"
+import (
+	"cmp"
+	"slices"
+)
 
 // Defaults of the service (designs/updates.md §2, §5).
 const (
@@ -19,17 +22,9 @@ const (
 	DefaultNodeImageSelection = NodeImageLatest
 )
 
-// orDefault is s, or d when s is unset.
-func orDefault(s, d string) string {
-	if s == "" {
-		return d
-	}
-	return s
-}
-
 // StrategyWithDefaults returns s as the service stores it, every default
-// filled in: a stage's max_concurrency "50", a group's "1", a gate's type
-// Approval (after_stage_wait_in_seconds defaults to 0, the zero value). It
+// filled in: a stage's max_concurrency "50" and after-stage wait 0, a
+// group's max_concurrency "1", a gate's type Approval. It
 // never modifies s, whose slices it copies, keeping a nil list nil and an
 // empty one empty, and it is idempotent.
 //
@@ -52,7 +47,7 @@ func stagesWithDefaults(stages []Stage) []Stage {
 	}
 	out := make([]Stage, len(stages))
 	for i, s := range stages {
-		s.MaxConcurrency = orDefault(s.MaxConcurrency, DefaultStageMaxConcurrency)
+		s.MaxConcurrency = cmp.Or(s.MaxConcurrency, DefaultStageMaxConcurrency)
 		if s.AfterStageWaitInSeconds == nil {
 			w := DefaultAfterStageWaitInSeconds
 			s.AfterStageWaitInSeconds = &w
@@ -62,7 +57,7 @@ func stagesWithDefaults(stages []Stage) []Stage {
 		if s.Groups != nil {
 			groups := make([]Group, len(s.Groups))
 			for j, g := range s.Groups {
-				g.MaxConcurrency = orDefault(g.MaxConcurrency, DefaultGroupMaxConcurrency)
+				g.MaxConcurrency = cmp.Or(g.MaxConcurrency, DefaultGroupMaxConcurrency)
 				g.BeforeGates = gatesWithDefaults(g.BeforeGates)
 				g.AfterGates = gatesWithDefaults(g.AfterGates)
 				groups[j] = g
@@ -80,7 +75,7 @@ func gatesWithDefaults(gates []Gate) []Gate {
 	}
 	out := make([]Gate, len(gates))
 	for i, g := range gates {
-		g.Type = orDefault(g.Type, DefaultGateType)
+		g.Type = cmp.Or(g.Type, DefaultGateType)
 		out[i] = g
 	}
 	return out
@@ -99,7 +94,7 @@ func RunWithDefaults(r RunSpec) RunSpec {
 		out.Strategy = &s
 	}
 	sel := &out.ManagedClusterUpdate.NodeImageSelection
-	sel.Type = orDefault(sel.Type, DefaultNodeImageSelection)
+	sel.Type = cmp.Or(sel.Type, DefaultNodeImageSelection)
 	sel.CustomNodeImageVersions = slices.Clone(r.ManagedClusterUpdate.NodeImageSelection.CustomNodeImageVersions)
 	return out
 }
@@ -111,7 +106,7 @@ func RunWithDefaults(r RunSpec) RunSpec {
 func ProfileWithDefaults(p ProfileSpec) ProfileSpec {
 	out := p
 	if p.Channel != ChannelNodeImage {
-		out.NodeImageSelectionType = orDefault(p.NodeImageSelectionType, DefaultNodeImageSelection)
+		out.NodeImageSelectionType = cmp.Or(p.NodeImageSelectionType, DefaultNodeImageSelection)
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package update
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"regexp"
@@ -223,7 +224,7 @@ func validateStages(es *field.Errors, p field.Path, stages []Stage, noStagesFix 
 		// stageInt is the stage's integer max_concurrency once defaulted, 0
 		// when it is a percentage or invalid.
 		stageInt := 0
-		if n, pct, ok := parseConcurrency(orDefault(s.MaxConcurrency, DefaultStageMaxConcurrency)); ok && !pct {
+		if n, pct, ok := parseConcurrency(cmp.Or(s.MaxConcurrency, DefaultStageMaxConcurrency)); ok && !pct {
 			stageInt = n
 		}
 		validateStageConcurrency(es, sp.Child("max_concurrency"), s.MaxConcurrency)
