@@ -14,6 +14,16 @@
 //	               ValidateName for resource names, ResolveConcurrency
 //	defaults.go    the service's defaults (...WithDefaults)
 //	warnings.go    plan warnings on a known fleet (...Warnings)
+//	actions.go     the rules of a run's actions: skip targets, gate keys
+//	member.go      a member as a run sees it (Members) and the regions'
+//	               release catalogs; Consistent node image selection
+//	order.go       which member of a group is reached next (window priority)
+//	outcome.go     what happens to a member when it is reached (§3)
+//	progress.go    the simulation of a run over time (§4)
+//	status.go      a run's status at an instant, every level rolled up
+//	run.go         Execution: a run's events, and its Status at now
+//	preview.go     PreviewRun: the same simulation started at plan time,
+//	               its one-line verdicts and its Mermaid gantt chart
 //
 // The package keeps the engine contract of placement and nodepool (see
 // package enginetest). For each spec it validates — Strategy, RunSpec and
