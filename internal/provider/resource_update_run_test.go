@@ -363,3 +363,59 @@ resource "aks_fleet_update_run" "r" {
 		}},
 	})
 }
+
+// A three-stage run over the built-in sample fleet (canary → wave-1 →
+// wave-2), skipping the member with an injected failure and the two that are
+// two minor versions behind (AKS would refuse them): it waits for the
+// members' maintenance windows and, once the clock has passed them all, has
+// completed and the clusters run the new version.
+func TestAccUpdateRun_sampleFleetThreeStages(t *testing.T) {
+	t.Setenv(EnvUpgradeDuration, "0s")
+	state := filepath.Join(t.TempDir(), "state.db")
+	cfg := func(clock string) string {
+		return providerConfigAt(state, "", clock) + `
+resource "aks_fleet_update_run" "waves" {
+  name    = "waves-1-32"
+  upgrade = { type = "ControlPlaneOnly", kubernetes_version = "1.32.6" }
+  stages = [
+    { name = "canary", groups = [{ name = "canary" }] },
+    { name = "wave-1", groups = [{ name = "wave-1" }] },
+    { name = "wave-2", groups = [{ name = "wave-2" }] },
+  ]
+  skip = [
+    { type = "Member", name = "aks-sea-prod-01" },
+    { type = "Member", name = "aks-weu-prod-02" },
+    { type = "Member", name = "aks-sea-prod-02" },
+  ]
+  start = true
+}
+
+data "aks_fleet_member_clusters" "after" {
+  depends_on     = [aks_fleet_update_run.waves]
+  label_selector = { match_labels = { "fleet.azure.com/member-name" = "aks-weu-prod-01" } }
+}
+`
+	}
+	addr := "aks_fleet_update_run.waves"
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviders,
+		Steps: []resource.TestStep{
+			{
+				Config: cfg(testClock),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, attrPath("status", "state"), knownvalue.StringExact("Pending")),
+				},
+			},
+			{
+				// A month later every window has opened (the First-Saturday one on 5 December).
+				Config:           cfg("2026-12-21T12:00:00Z"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, attrPath("status", "state"), knownvalue.StringExact("Completed")),
+					statecheck.ExpectKnownValue(addr, attrPath("status", "members", "aks-sea-prod-01"), knownvalue.StringExact("Skipped: skipped by the user")),
+					statecheck.ExpectKnownValue("data.aks_fleet_member_clusters.after", attrPath("clusters", 0, "kubernetes_version"), knownvalue.StringExact("1.32.6")),
+				},
+			},
+		},
+	})
+}

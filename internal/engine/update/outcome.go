@@ -14,6 +14,9 @@ const (
 	OutcomeUpgrade = "Upgrade"
 	OutcomeSkipped = "Skipped"
 	OutcomePending = "Pending"
+	// OutcomeFail: the upgrade is refused (a minor version skipped) or, on the
+	// mock hub, an injected failure; the run fails there (designs/updates.md §4).
+	OutcomeFail = "Fail"
 )
 
 // Reasons for skipped and pending members.
@@ -23,6 +26,8 @@ const (
 	ReasonWindowClosed       = "maintenance-window-closed"
 	ReasonVersionNotInRegion = "version-not-in-region"
 	ReasonSkippedByUser      = "skipped-by-user"
+	ReasonSkipsMinor         = "skips-a-minor-version"
+	ReasonInjectedFailure    = "injected-failure"
 )
 
 // reach decides a member's outcome when the run reaches it at t (designs/updates.md §3).
@@ -112,6 +117,17 @@ func (s *segment) reach(k *track, t time.Time) {
 		k.msg = fmt.Sprintf("already at %s, newer than the target %s", m.KubernetesVersion, k.toK8s)
 		return
 	}
+	// AKS upgrades the control plane one minor version at a time: a member
+	// further behind is refused at once, and the run fails on it.
+	if cur, err := ParseVersion(m.KubernetesVersion); wantK8s && !notInRegion && err == nil {
+		if to, err := ParseVersion(k.toK8s); err == nil && to.Major == cur.Major && to.Minor > cur.Minor+1 {
+			k.fails, k.failsAtOnce = fmt.Sprintf("AKS upgrades one minor version at a time: %s cannot go to %s; take it to %d.%d first with another run",
+				m.KubernetesVersion, k.toK8s, cur.Major, cur.Minor+1), true
+		}
+	}
+	if k.fails == "" && m.Failure != "" {
+		k.fails = m.Failure // the mock inventory's injected failure, at the end of the upgrade
+	}
 	// When it can start: released in its region and its window open.
 	startAt := t
 	if notInRegion {
@@ -141,7 +157,14 @@ func (s *segment) reach(k *track, t time.Time) {
 			startAt = ws.NextOpening
 		}
 	}
-	if !k.deferred {
+	switch {
+	case k.fails != "" && !k.deferred:
+		k.outcome, k.msg = OutcomeFail, k.fails
+		k.reason = ReasonInjectedFailure
+		if k.failsAtOnce {
+			k.reason = ReasonSkipsMinor
+		}
+	case !k.deferred:
 		k.outcome = OutcomeUpgrade
 		k.msg = "upgrade " + k.describe()
 	}

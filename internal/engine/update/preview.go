@@ -32,6 +32,7 @@ type PreviewTotals struct {
 	Upgrade int `json:"upgrade"`
 	Skipped int `json:"skipped"`
 	Pending int `json:"pending"`
+	Fail    int `json:"fail"`
 }
 
 // StagePreview is one stage of a previewed rollout.
@@ -113,7 +114,7 @@ func PreviewRun(u ManagedClusterUpdate, strategy *Strategy, members []Member, re
 					mp.Message = "not reached: an earlier stage or group waits for good on a pending member"
 					mp.From = k.m.KubernetesVersion
 				}
-				if mp.Outcome == OutcomeUpgrade || mp.Outcome == OutcomePending {
+				if mp.Outcome != OutcomeSkipped {
 					if k.end.IsZero() {
 						never = true
 					} else if k.end.After(finish) {
@@ -127,6 +128,8 @@ func PreviewRun(u ManagedClusterUpdate, strategy *Strategy, members []Member, re
 					p.Totals.Skipped++
 				case OutcomePending:
 					p.Totals.Pending++
+				case OutcomeFail:
+					p.Totals.Fail++
 				}
 				p.Totals.Members++
 				gp.Members = append(gp.Members, mp)
@@ -183,6 +186,9 @@ func (p Preview) Members() []MemberPreview {
 // Summary is one line: the totals and the estimated duration.
 func (p Preview) Summary() string {
 	s := fmt.Sprintf("%d members: %d to upgrade, %d skipped, %d pending", p.Totals.Members, p.Totals.Upgrade, p.Totals.Skipped, p.Totals.Pending)
+	if p.Totals.Fail > 0 {
+		return fmt.Sprintf("%s, %d failing: the run fails at the first of them", s, p.Totals.Fail)
+	}
 	if p.Finish.IsZero() {
 		return s + "; the run does not finish: some member waits for good"
 	}
@@ -197,7 +203,7 @@ func (m MemberPreview) Line() string {
 		fmt.Fprintf(&b, " %s → %s", m.From, m.To)
 	}
 	switch m.Outcome {
-	case OutcomeSkipped, OutcomePending:
+	case OutcomeSkipped, OutcomePending, OutcomeFail:
 		fmt.Fprintf(&b, " (%s)", m.Message)
 	}
 	if !m.Start.IsZero() {
@@ -233,9 +239,13 @@ func (p Preview) Gantt() string {
 					fmt.Fprintf(&b, "    %s pending :crit, milestone, m%d, %s, 0m\n", label, n, at.UTC().Format(layout))
 				default:
 					tag := ""
-					if m.Outcome == OutcomePending {
+					switch m.Outcome {
+					case OutcomePending:
 						tag = "crit, "
 						label += " after wait"
+					case OutcomeFail:
+						tag = "crit, "
+						label += " fails"
 					}
 					end := m.Finish
 					if !end.After(m.Start) {

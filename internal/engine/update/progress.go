@@ -49,8 +49,10 @@ type track struct {
 	prioUntil       time.Time
 	carried         bool // completed by an earlier start of the run
 	carriedStatus   MemberStatus
-	finished        bool // the upgrade ended (completed or failed)
-	seq             int  // the order in which the run reached the member
+	finished        bool   // the upgrade ended (completed or failed)
+	fails           string // the error the upgrade ends with; empty: it succeeds
+	failsAtOnce     bool   // refused when it starts, not after the upgrade duration
+	seq             int    // the order in which the run reached the member
 }
 
 // gateTrack is the gates at one position of the strategy.
@@ -344,7 +346,7 @@ func (s *segment) advanceGroup(st *stageTrack, g *groupTrack, t time.Time) bool 
 			if k.deferred {
 				continue // waits for its window or release without a slot
 			}
-			k.end = k.start.Add(s.x.UpgradeDuration)
+			k.end = k.start.Add(s.duration(k))
 			g.inflight++
 			st.inflight++
 		}
@@ -457,7 +459,7 @@ func (s *segment) settle(t time.Time) bool {
 				changed = true
 				continue
 			}
-			k.end, changed = k.start.Add(s.x.UpgradeDuration), true
+			k.end, changed = k.start.Add(s.duration(k)), true
 			g := s.stages[k.stage].groups[k.group]
 			g.inflight++
 			s.stages[k.stage].inflight++
@@ -467,12 +469,12 @@ func (s *segment) settle(t time.Time) bool {
 			continue
 		}
 		k.finished, changed = true, true
-		if k.m.Failure != "" {
+		if k.fails != "" {
 			k.failed = true
 			if s.failedAt.IsZero() {
 				s.failedAt = k.end
 				s.failedMsg = fmt.Sprintf("member %s (group %s, stage %s) failed: %s", k.m.Name,
-					s.stages[k.stage].groups[k.group].name, s.stages[k.stage].name, k.m.Failure)
+					s.stages[k.stage].groups[k.group].name, s.stages[k.stage].name, k.fails)
 			}
 		}
 		g := s.stages[k.stage].groups[k.group]
@@ -480,4 +482,12 @@ func (s *segment) settle(t time.Time) bool {
 		s.stages[k.stage].inflight--
 	}
 	return changed
+}
+
+// duration is how long a member's upgrade takes: none when it is refused at once.
+func (s *segment) duration(k *track) time.Duration {
+	if k.failsAtOnce {
+		return 0
+	}
+	return s.x.UpgradeDuration
 }

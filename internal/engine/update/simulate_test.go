@@ -415,3 +415,30 @@ func BenchmarkPreview1000Members10Stages(b *testing.B) {
 		}
 	}
 }
+
+// AKS upgrades the control plane one minor version at a time ("Kubernetes
+// minor versions can't be skipped", AKS upgrade documentation): a member two
+// minors behind is refused when its upgrade starts, and the run fails on it
+// (designs/updates.md §4), which the preview says before anything starts.
+func TestSkippingAMinorVersionFails(t *testing.T) {
+	rs := regions("r1")
+	rs[0].KubernetesVersions = append(rs[0].KubernetesVersions, fleet.KubernetesRelease{Version: "1.28.15", ReleasedAt: t0.AddDate(-1, 0, 0)})
+	ms := []Member{member("a-old", "r1", "", "1.28.15", "202611.03.0"), member("b-ok", "r1", "", "1.29.7", "202611.03.0")}
+	u := ManagedClusterUpdate{Upgrade: Upgrade{Type: UpgradeControlPlaneOnly, KubernetesVersion: "1.30.5"}}
+	p := PreviewRun(u, nil, ms, rs, time.Hour, t0)
+	a := p.Members()[0]
+	if a.Name != "a-old" || a.Outcome != OutcomeFail || a.Reason != ReasonSkipsMinor || !strings.Contains(a.Message, "take it to 1.29 first") {
+		t.Fatalf("a-old: %+v", a)
+	}
+	if b := p.Members()[1]; b.Reached.IsZero() == false || b.Reason != ReasonNotReached {
+		t.Errorf("the run stops at the failure; b-ok: %+v", b)
+	}
+	if p.Totals.Fail != 1 || !strings.Contains(p.Summary(), "1 failing") {
+		t.Errorf("totals %+v, summary %q", p.Totals, p.Summary())
+	}
+	x := &Execution{Update: u, Regions: rs, UpgradeDuration: time.Hour, Events: []Event{start(t0, ms...)}}
+	st := x.Status(t0)
+	if st.State != StateFailed || !strings.Contains(st.Message, "member a-old (group default, stage default) failed: AKS upgrades one minor version at a time") {
+		t.Errorf("run at start: %s %q", st.State, st.Message)
+	}
+}

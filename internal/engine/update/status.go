@@ -38,7 +38,7 @@ func (s *segment) memberStatus(k *track, now time.Time) MemberStatus {
 		ms.State, ms.Message = StateRunning, "upgrading "+k.describe()
 		ms.StartTime = k.start
 	case k.failed:
-		ms.State, ms.Message, ms.StartTime, ms.EndTime = StateFailed, k.m.Failure, k.start, k.end
+		ms.State, ms.Message, ms.StartTime, ms.EndTime = StateFailed, k.fails, k.start, k.end
 	default:
 		ms.State, ms.Message, ms.StartTime, ms.EndTime = StateCompleted, "upgraded "+k.describe(), k.start, k.end
 		ms.KubernetesVersion = k.toK8s
