@@ -172,7 +172,7 @@ provider "aks" {
 }
 resource "aks_fleet_update_run" "rollout" {
   name    = "rollout"
-  upgrade = { type = "Full", kubernetes_version = "1.33.2" }
+  upgrade = { type = "NodeImageOnly" }
   stages  = [for g in ["canary", "wave-1", "wave-2", "wave-3"] : { name = g, groups = [{ name = g, max_concurrency = "10" }], after_stage_wait_in_seconds = 3600 }]
 }
 EOF
