@@ -29,6 +29,7 @@ import (
 func Run(t *testing.T, newHub func(t *testing.T) hub.Hub) {
 	t.Run("objects", func(t *testing.T) { testObjects(t, newHub) })
 	t.Run("update run states", func(t *testing.T) { testRunStates(t, newHub(t)) })
+	t.Run("update run gates", func(t *testing.T) { testGates(t, newHub(t)) })
 	t.Run("generated update runs", func(t *testing.T) { testGeneratedRuns(t, newHub(t)) })
 	t.Run("node pool round trip", func(t *testing.T) { testNodePoolRoundTrip(t, newHub(t)) })
 	t.Run("placement round trip", func(t *testing.T) { testPlacementRoundTrip(t, newHub(t)) })

@@ -153,3 +153,57 @@ func testGeneratedRuns(t *testing.T, h hub.Hub) {
 		t.Fatalf("two calls generated the same run %s", names[0])
 	}
 }
+
+// testGates drives an approval gate: a run waits at the gate before its
+// stage, Pending; approving a gate it does not have is invalid, one it has
+// not reached (or already approved) a conflict; approving it completes it.
+func testGates(t *testing.T, h hub.Hub) {
+	ctx := context.Background()
+	const name = "hubtest-gated"
+	spec := runSpec(memberGroup(fleetOf(t, h)), update.NodeImageLatest)
+	spec.Strategy.Stages[0].BeforeGates = []update.Gate{{Type: update.GateTypeApproval, DisplayName: "go"}}
+	key := update.GateKey(spec.Strategy.Stages[0].Name, "", update.TimingBefore)
+	if _, err := h.PutUpdateRun(ctx, hub.UpdateRun{Meta: hub.Meta{Name: name}, Spec: spec}, hub.Precondition{IfNoneMatch: true}); err != nil {
+		t.Fatalf("create: %v", err)
+	}
+	var ce *hub.ConflictError
+	if _, err := h.ApproveUpdateRunGate(ctx, name, key, hub.Precondition{}); !errors.As(err, &ce) {
+		t.Fatalf("approve before the run started: %v, want a *hub.ConflictError", err)
+	}
+	run, err := h.StartUpdateRun(ctx, name, hub.Precondition{})
+	if err != nil {
+		t.Fatalf("start: %v", err)
+	}
+	if run.Status.State != update.StatePending || gateState(run.Status, key) != update.StatePending {
+		t.Fatalf("a started run at its gate is %s with the gate %s, want both Pending", run.Status.State, gateState(run.Status, key))
+	}
+	var ie *hub.InvalidError
+	if _, err := h.ApproveUpdateRunGate(ctx, name, "no-such-stage:before", hub.Precondition{}); !errors.As(err, &ie) {
+		t.Fatalf("approve a gate the run does not have: %v, want a *hub.InvalidError", err)
+	}
+	if _, err := h.ApproveUpdateRunGate(ctx, name, key, hub.Precondition{IfMatch: `"stale"`}); !errors.Is(err, hub.ErrPreconditionFailed) {
+		t.Fatalf("approve with a stale ETag: %v, want ErrPreconditionFailed", err)
+	}
+	run, err = h.ApproveUpdateRunGate(ctx, name, key, hub.Precondition{IfMatch: run.ETag})
+	if err != nil || gateState(run.Status, key) != update.StateCompleted {
+		t.Fatalf("approve: %v, gate %s", err, gateState(run.Status, key))
+	}
+	if _, err := h.ApproveUpdateRunGate(ctx, name, key, hub.Precondition{}); !errors.As(err, &ce) {
+		t.Fatalf("approve an approved gate: %v, want a *hub.ConflictError", err)
+	}
+	if _, err := h.StopUpdateRun(ctx, name, hub.Precondition{}); err != nil && !errors.As(err, &ce) {
+		t.Fatalf("stop: %v", err)
+	}
+	if err := h.DeleteUpdateRun(ctx, name, hub.Precondition{}); err != nil {
+		t.Fatalf("delete: %v", err)
+	}
+}
+
+func gateState(st update.RunStatus, key string) string {
+	for _, g := range st.Gates() {
+		if g.Key == key {
+			return g.State
+		}
+	}
+	return "(none)"
+}

@@ -306,15 +306,23 @@ func (h *Hub) SkipUpdateRun(ctx context.Context, name string, targets []update.S
 }
 
 // ApproveUpdateRunGate completes the approval gates at a position of the run
-// (update.GateKey); they must be Pending (reached, not yet approved).
+// (update.GateKey): a key the run does not have is refused as invalid; the
+// gates must be Pending (reached, not yet approved).
 func (h *Hub) ApproveUpdateRunGate(ctx context.Context, name, gate string, pre Precondition) (*hub.UpdateRun, error) {
 	return h.runAction(ctx, name, runEvent{Action: update.ActionApprove, Gate: gate}, pre, func(_ *runRecord, st update.RunStatus, _ *fleet.Fleet) error {
+		state := ""
 		for _, g := range st.Gates() {
-			if g.Key == gate && g.State == update.StatePending {
-				return nil
+			if g.Key == gate {
+				state = g.State
 			}
 		}
-		return &hub.ConflictError{Object: "update run " + name, Reason: fmt.Sprintf("gate %q is not pending approval", gate)}
+		switch state {
+		case update.StatePending:
+			return nil
+		case "":
+			return &hub.InvalidError{Object: "update run " + name, Reason: fmt.Sprintf("the run has no approval gate %q", gate)}
+		}
+		return &hub.ConflictError{Object: "update run " + name, Reason: fmt.Sprintf("gate %q is %s, not pending approval", gate, state)}
 	})
 }
 
