@@ -72,8 +72,11 @@ type Region struct {
 
 // KubernetesRelease is a Kubernetes version released in a region.
 type KubernetesRelease struct {
-	Version    string // e.g. 1.31.2
-	Preview    bool
+	Version string // e.g. 1.31.2
+	Preview bool
+	// LTS: the release is of a minor AKS supports long term (past the N−2
+	// window), for profiles with long_term_support (designs/updates.md §5).
+	LTS        bool
 	ReleasedAt time.Time
 }
 

@@ -2,9 +2,8 @@ package update
 
 import (
 	"fmt"
+	"math"
 	"sort"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
@@ -15,17 +14,28 @@ type Version struct{ Major, Minor, Patch int }
 
 // ParseVersion parses `1.31.2`, `v1.31.2` or `1.31` (patch 0).
 func ParseVersion(s string) (Version, error) {
-	parts := strings.Split(strings.TrimPrefix(strings.TrimPrefix(s, "v"), "V"), ".")
-	if len(parts) < 2 || len(parts) > 3 {
-		return Version{}, fmt.Errorf("%q is not a Kubernetes version", s)
+	in := s
+	if s != "" && (s[0] == 'v' || s[0] == 'V') {
+		s = s[1:]
 	}
 	var n [3]int
-	for i, p := range parts {
-		v, err := strconv.Atoi(p)
-		if err != nil || v < 0 {
-			return Version{}, fmt.Errorf("%q is not a Kubernetes version", s)
+	part, digits := 0, 0
+	for i := 0; i <= len(s); i++ {
+		if i == len(s) || s[i] == '.' {
+			if digits == 0 || part == 3 {
+				return Version{}, fmt.Errorf("%q is not a Kubernetes version", in)
+			}
+			part, digits = part+1, 0
+			continue
 		}
-		n[i] = v
+		c := s[i]
+		if part == 3 || c < '0' || c > '9' || n[part] > (math.MaxInt32-9)/10 {
+			return Version{}, fmt.Errorf("%q is not a Kubernetes version", in)
+		}
+		n[part], digits = n[part]*10+int(c-'0'), digits+1
+	}
+	if part < 2 {
+		return Version{}, fmt.Errorf("%q is not a Kubernetes version", in)
 	}
 	return Version{n[0], n[1], n[2]}, nil
 }

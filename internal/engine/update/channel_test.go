@@ -1,6 +1,9 @@
 package update
 
 import (
+	"math"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -51,4 +54,44 @@ func TestParseVersion(t *testing.T) {
 			t.Errorf("%s accepted", bad)
 		}
 	}
+}
+
+// FuzzParseVersion checks ParseVersion against the plain reading of
+// designs/updates.md §5 (a `v`, then two or three dot-separated runs of
+// decimal digits): it never panics, accepts exactly those forms and prints
+// back what it read.
+func FuzzParseVersion(f *testing.F) {
+	for _, s := range []string{"1.31.2", "v1.30", "V1.2.3", "1", "1.x", "1.2.3.4", "-1.2", "+1.2", "1..2", ".1.2", "1.2.", "99999999999.1", "v", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, err := ParseVersion(s)
+		body := strings.TrimPrefix(strings.TrimPrefix(s, "v"), "V")
+		if len(s) > 0 && s[0] == 'v' {
+			body = s[1:]
+		}
+		parts := strings.Split(body, ".")
+		valid := len(parts) == 2 || len(parts) == 3
+		for _, p := range parts {
+			n, perr := strconv.Atoi(p)
+			if p == "" || strings.Trim(p, "0123456789") != "" || perr != nil || n > math.MaxInt32-9 {
+				valid = false
+			}
+		}
+		if valid != (err == nil) {
+			t.Fatalf("ParseVersion(%q) = %v, %v; want valid=%v", s, v, err, valid)
+		}
+		if err == nil {
+			want := parts[0] + "." + parts[1] + ".0"
+			if len(parts) == 3 {
+				want = parts[0] + "." + parts[1] + "." + parts[2]
+			}
+			if a, _ := strconv.Atoi(parts[0]); a != v.Major {
+				t.Fatalf("%q: major %d", s, v.Major)
+			}
+			if got, _ := ParseVersion(v.String()); got != v {
+				t.Fatalf("%q: %v does not round-trip (%s)", s, v, want)
+			}
+		}
+	})
 }

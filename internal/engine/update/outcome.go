@@ -117,6 +117,18 @@ func (s *segment) reach(k *track, t time.Time) {
 		k.msg = fmt.Sprintf("already at %s, newer than the target %s", m.KubernetesVersion, k.toK8s)
 		return
 	}
+	// A run an auto-upgrade profile generated leaves members outside the
+	// supported minors, or more than one minor behind, as they are.
+	if a := s.x.AutoUpgrade; a != nil {
+		to := ""
+		if wantK8s {
+			to = k.toK8s
+		}
+		if reason, msg, back := a.leftBehind(*m, to, s.releases(t)); reason != "" {
+			k.outcome, k.reason, k.msg, k.bringBack = OutcomeSkipped, reason, msg, back
+			return
+		}
+	}
 	// AKS upgrades the control plane one minor version at a time: a member
 	// further behind is refused at once, and the run fails on it.
 	if cur, err := ParseVersion(m.KubernetesVersion); wantK8s && !notInRegion && err == nil {

@@ -69,6 +69,10 @@ type MemberPreview struct {
 	// Start and Finish are the estimated upgrade; zero when it never starts.
 	Start  time.Time `json:"start"`
 	Finish time.Time `json:"finish"`
+	// BringBack: for a member an auto-upgrade profile leaves behind, the
+	// versions manual runs must take it to, in order, before the profile
+	// moves it again.
+	BringBack []string `json:"bring_back"`
 }
 
 // ReasonNotReached: an earlier level never finishes (a member pending for
@@ -78,7 +82,14 @@ const ReasonNotReached = "not-reached"
 // PreviewRun previews update u in the order of strategy (nil: one by one)
 // over members, started at now, with d the nominal upgrade duration of one member.
 func PreviewRun(u ManagedClusterUpdate, strategy *Strategy, members []Member, regions []fleet.Region, d time.Duration, now time.Time) Preview {
-	x := &Execution{Update: RunWithDefaults(RunSpec{ManagedClusterUpdate: u}).ManagedClusterUpdate, Strategy: strategy, Regions: regions, UpgradeDuration: d}
+	return previewExecution(&Execution{Update: u, Strategy: strategy, Regions: regions, UpgradeDuration: d}, members, now)
+}
+
+// previewExecution previews execution x (no events yet) started at now over
+// members, each gate approved when reached.
+func previewExecution(x *Execution, members []Member, now time.Time) Preview {
+	u := x.Update
+	x.Update = RunWithDefaults(RunSpec{ManagedClusterUpdate: u}).ManagedClusterUpdate
 	x.Events = append(x.Events, Event{Action: ActionStart, At: now, Members: members})
 	keys := gateKeys(strategyOf(x))
 	for _, k := range keys {
@@ -102,7 +113,7 @@ func PreviewRun(u ManagedClusterUpdate, strategy *Strategy, members []Member, re
 			})
 			for _, k := range tracks {
 				mp := MemberPreview{Name: k.m.Name, Region: k.m.Region, Outcome: k.outcome, Reason: k.reason, Message: k.msg,
-					From: k.fromK8s, To: k.toK8s, Reached: k.reached, Start: k.start, Finish: k.end}
+					From: k.fromK8s, To: k.toK8s, Reached: k.reached, Start: k.start, Finish: k.end, BringBack: k.bringBack}
 				if u.Upgrade.Type == UpgradeNodeImageOnly {
 					mp.From, mp.To = k.fromImg, k.toImg
 				}

@@ -52,7 +52,8 @@ type track struct {
 	finished        bool   // the upgrade ended (completed or failed)
 	fails           string // the error the upgrade ends with; empty: it succeeds
 	failsAtOnce     bool   // refused when it starts, not after the upgrade duration
-	seq             int    // the order in which the run reached the member
+	bringBack       []string
+	seq             int // the order in which the run reached the member
 }
 
 // gateTrack is the gates at one position of the strategy.
@@ -111,6 +112,15 @@ type segment struct {
 	approvals    map[string]time.Time
 	reachedCount int
 	active       []*track // reached, with an upgrade not yet ended
+	rel          *releaseIndex
+}
+
+// releases are the GA releases at t (for a profile's run), indexed on first use.
+func (s *segment) releases(t time.Time) Releases {
+	if s.rel == nil {
+		s.rel = newReleaseIndex(s.x.Regions)
+	}
+	return s.rel.at(t)
 }
 
 func strategyOf(x *Execution) Strategy {

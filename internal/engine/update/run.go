@@ -42,6 +42,9 @@ type Execution struct {
 	Regions         []fleet.Region
 	UpgradeDuration time.Duration
 	Events          []Event
+	// AutoUpgrade is set on a run an auto-upgrade profile generated: its
+	// rules for members apply (designs/updates.md §5).
+	AutoUpgrade *AutoUpgrade
 }
 
 // OneByOneStage and OneByOneGroup name the single stage and group of a run

@@ -49,6 +49,7 @@ type rawRegion struct {
 type rawK8sRelease struct {
 	Version    string `yaml:"version"`
 	Preview    bool   `yaml:"preview"`
+	LTS        bool   `yaml:"lts"`
 	ReleasedAt string `yaml:"released_at"`
 }
 
@@ -380,7 +381,7 @@ func (raw *rawInventory) toFleet(now, epoch time.Time, trusted bool) (*fleet.Fle
 			if err != nil {
 				errs = append(errs, field.Errorf(kp.Child("released_at"), timeFix, "%v", err))
 			}
-			region.KubernetesVersions = append(region.KubernetesVersions, fleet.KubernetesRelease{Version: strings.TrimPrefix(k.Version, "v"), Preview: k.Preview, ReleasedAt: t})
+			region.KubernetesVersions = append(region.KubernetesVersions, fleet.KubernetesRelease{Version: strings.TrimPrefix(k.Version, "v"), Preview: k.Preview, LTS: k.LTS, ReleasedAt: t})
 		}
 		for j, ni := range r.NodeImages {
 			np := p.Child("node_images").Index(j)

@@ -787,6 +787,7 @@ var (
 	fastK8sRelease = []fastField[rawK8sRelease]{
 		strField("version", func(k *rawK8sRelease) *string { return &k.Version }),
 		boolField("preview", func(k *rawK8sRelease) *bool { return &k.Preview }),
+		boolField("lts", func(k *rawK8sRelease) *bool { return &k.LTS }),
 		strField("released_at", func(k *rawK8sRelease) *string { return &k.ReleasedAt }),
 	}
 	fastNodeImage = []fastField[rawNodeImage]{

@@ -1,0 +1,461 @@
+package update
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
+)
+
+// Auto-upgrade profiles (designs/updates.md §5): what a channel resolves to
+// at an instant, the run a profile generates, which members such a run
+// leaves behind and how to bring them back, and when a profile triggers.
+
+// Releases summarises the generally available Kubernetes releases of a
+// fleet's regions at an instant. Preview releases never count.
+type Releases struct {
+	// GA are the versions released in any region by the instant, newest first.
+	GA []Version
+	// LTS are the minors (patch 0) with a GA release marked long-term support.
+	LTS map[Version]bool
+	// supported caches Supported(false) and Supported(true).
+	supported *[2][]Version
+}
+
+// ReleasesAt collects the GA releases of regions at or before now.
+func ReleasesAt(regions []fleet.Region, now time.Time) Releases {
+	r := Releases{GA: GAVersions(regions, now), LTS: map[Version]bool{}}
+	for _, reg := range regions {
+		for _, k := range reg.KubernetesVersions {
+			if v, err := ParseVersion(k.Version); err == nil && k.LTS && !k.Preview && !k.ReleasedAt.After(now) {
+				r.LTS[minorOf(v)] = true
+			}
+		}
+	}
+	return r
+}
+
+func minorOf(v Version) Version { return Version{v.Major, v.Minor, 0} }
+
+// SupportedWindow is how many minors back from the newest AKS supports: N, N−1, N−2.
+const SupportedWindow = 3
+
+// Supported are the minors auto-upgrade moves members within (patch 0),
+// newest first: N, N−1 and N−2 of the newest GA minor N, and, with lts,
+// every minor with a GA long-term-support release.
+func (r Releases) Supported(lts bool) []Version {
+	if r.supported != nil {
+		if lts {
+			return r.supported[1]
+		}
+		return r.supported[0]
+	}
+	if len(r.GA) == 0 {
+		return nil
+	}
+	n := r.GA[0]
+	seen := map[Version]bool{}
+	var out []Version
+	add := func(v Version) {
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	for i := 0; i < SupportedWindow && n.Minor-i >= 0; i++ {
+		add(Version{n.Major, n.Minor - i, 0})
+	}
+	if lts {
+		for v := range r.LTS {
+			add(v)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[j].Less(out[i]) })
+	return out
+}
+
+// newestPatch is the newest GA patch of a minor.
+func (r Releases) newestPatch(minor Version) (Version, bool) {
+	for _, g := range r.GA {
+		if g.Major == minor.Major && g.Minor == minor.Minor {
+			return g, true
+		}
+	}
+	return Version{}, false
+}
+
+// minorsString renders minors as "1.31, 1.30, 1.29".
+func minorsString(vs []Version) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = v.MinorString()
+	}
+	return strings.Join(parts, ", ")
+}
+
+// releaseIndex answers ReleasesAt for the many instants of one simulation:
+// the GA releases parsed once and sorted by release time, and one Releases
+// per number of releases out.
+type releaseIndex struct {
+	times []time.Time
+	rels  []parsedRelease
+	memo  map[int]Releases
+}
+
+type parsedRelease struct {
+	v   Version
+	lts bool
+}
+
+func newReleaseIndex(regions []fleet.Region) *releaseIndex {
+	type entry struct {
+		at time.Time
+		r  parsedRelease
+	}
+	var es []entry
+	for _, reg := range regions {
+		for _, k := range reg.KubernetesVersions {
+			if v, err := ParseVersion(k.Version); err == nil && !k.Preview {
+				es = append(es, entry{k.ReleasedAt, parsedRelease{v, k.LTS}})
+			}
+		}
+	}
+	sort.SliceStable(es, func(i, j int) bool { return es[i].at.Before(es[j].at) })
+	ix := &releaseIndex{memo: map[int]Releases{}}
+	for _, e := range es {
+		ix.times, ix.rels = append(ix.times, e.at), append(ix.rels, e.r)
+	}
+	return ix
+}
+
+// at is ReleasesAt(regions, t).
+func (ix *releaseIndex) at(t time.Time) Releases {
+	n := sort.Search(len(ix.times), func(i int) bool { return ix.times[i].After(t) })
+	if r, ok := ix.memo[n]; ok {
+		return r
+	}
+	r := Releases{LTS: map[Version]bool{}}
+	seen := map[Version]bool{}
+	for _, pr := range ix.rels[:n] {
+		if !seen[pr.v] {
+			seen[pr.v] = true
+			r.GA = append(r.GA, pr.v)
+		}
+		if pr.lts {
+			r.LTS[minorOf(pr.v)] = true
+		}
+	}
+	sort.Slice(r.GA, func(i, j int) bool { return r.GA[j].Less(r.GA[i]) })
+	r.supported = &[2][]Version{r.Supported(false), r.Supported(true)}
+	ix.memo[n] = r
+	return r
+}
+
+// Resolution is what an auto-upgrade profile's channel resolves to at an instant.
+type Resolution struct {
+	At      time.Time `json:"at"`
+	Channel string    `json:"channel"`
+	// Target is the Kubernetes version the channel takes members to; empty
+	// for NodeImage and when the channel resolves to nothing (Err).
+	Target string `json:"target"`
+	// NewestMinor is N, the newest GA minor ("" with an empty catalog).
+	NewestMinor string `json:"newest_minor"`
+	// SupportedMinors are the minors the profile moves members within, newest first.
+	SupportedMinors []string `json:"supported_minors"`
+	// NodeImages are, for channel NodeImage, the newest GA image of each
+	// family in any region: what the channel takes node pools to.
+	NodeImages map[string]string `json:"node_images"`
+	// Err says why the channel resolves to nothing now; no run is generated.
+	Err string `json:"err"`
+}
+
+// ResolveProfile resolves profile p's channel against the regions' catalogs
+// at now: Rapid the newest patch of N, Stable the newest patch of N−1,
+// TargetKubernetesVersion the newest patch of the given minor, which must be
+// supported (an LTS minor with long_term_support), NodeImage the newest image
+// of each family (designs/updates.md §5).
+func ResolveProfile(p ProfileSpec, regions []fleet.Region, now time.Time) Resolution {
+	rel := ReleasesAt(regions, now)
+	res := Resolution{At: now, Channel: p.Channel}
+	supported := rel.Supported(p.LongTermSupport)
+	for _, v := range supported {
+		res.SupportedMinors = append(res.SupportedMinors, v.MinorString())
+	}
+	if len(rel.GA) > 0 {
+		res.NewestMinor = rel.GA[0].MinorString()
+	}
+	if p.Channel == ChannelNodeImage {
+		res.NodeImages = NewestNodeImages(regions, now)
+		if len(res.NodeImages) == 0 {
+			res.Err = "no node image is released in any region of the fleet"
+		}
+		return res
+	}
+	v, ok, err := ChannelTarget(p.Channel, p.TargetKubernetesVersion, rel.GA)
+	switch {
+	case err != nil:
+		res.Err = err.Error()
+	case ok && p.Channel == ChannelTargetKubernetesVersion && !containsMinor(supported, v):
+		res.Err = fmt.Sprintf("%s is outside the supported minors (%s)", v.MinorString(), minorsString(supported))
+		if rel.LTS[minorOf(v)] && !p.LongTermSupport {
+			res.Err += "; it is a long-term-support minor: set long_term_support = true to follow it"
+		}
+	case ok:
+		res.Target = v.String()
+	}
+	return res
+}
+
+func containsMinor(vs []Version, v Version) bool {
+	for _, s := range vs {
+		if s.Major == v.Major && s.Minor == v.Minor {
+			return true
+		}
+	}
+	return false
+}
+
+// NewestNodeImages is the newest node image of each family released in any
+// region at or before now.
+func NewestNodeImages(regions []fleet.Region, now time.Time) map[string]string {
+	out := map[string]string{}
+	for _, r := range regions {
+		for _, im := range r.NodeImages {
+			if im.ReleasedAt.After(now) {
+				continue
+			}
+			if cur, ok := out[im.Family]; !ok || imageLess(cur, im.Version) {
+				out[im.Family] = im.Version
+			}
+		}
+	}
+	return out
+}
+
+// Key identifies what the channel resolves to: a profile triggers when its
+// key changes. Empty when it resolves to nothing.
+func (r Resolution) Key() string {
+	if r.Err != "" {
+		return ""
+	}
+	if r.Channel != ChannelNodeImage {
+		return r.Target
+	}
+	return strings.Join(r.UpgradeVersions(), ",")
+}
+
+// UpgradeVersions are the versions a run generated now installs: the
+// Kubernetes target, or the node images as <family>-<version>, sorted (a
+// profile's lastTriggerUpgradeVersions).
+func (r Resolution) UpgradeVersions() []string {
+	if r.Err != "" {
+		return nil
+	}
+	if r.Channel != ChannelNodeImage {
+		return []string{r.Target}
+	}
+	out := make([]string, 0, len(r.NodeImages))
+	for fam, v := range r.NodeImages {
+		out = append(out, fam+"-"+v)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ProfileUpdate is the upgrade a run generated from profile p at resolution
+// res applies: Full to the target (NodeImageOnly for channel NodeImage) with
+// the profile's node image selection, Latest when unset. ok is false when the
+// channel resolves to nothing.
+func ProfileUpdate(p ProfileSpec, res Resolution) (u ManagedClusterUpdate, ok bool) {
+	if res.Err != "" {
+		return ManagedClusterUpdate{}, false
+	}
+	u.NodeImageSelection.Type = DefaultNodeImageSelection
+	if p.NodeImageSelectionType != "" {
+		u.NodeImageSelection.Type = p.NodeImageSelectionType
+	}
+	if p.Channel == ChannelNodeImage {
+		u.Upgrade = Upgrade{Type: UpgradeNodeImageOnly}
+	} else {
+		u.Upgrade = Upgrade{Type: UpgradeFull, KubernetesVersion: res.Target}
+	}
+	return u, true
+}
+
+// AutoUpgrade marks a run generated by an auto-upgrade profile: the
+// profile's rules for members apply to it (designs/updates.md §5).
+type AutoUpgrade struct {
+	Profile         string `json:"profile"`
+	LongTermSupport bool   `json:"long_term_support"`
+}
+
+// Reasons a profile's run leaves a member behind.
+const (
+	// ReasonOutsideSupport: the member's minor is outside the supported minors.
+	ReasonOutsideSupport = "outside-supported-window"
+	// ReasonAutoSkipsMinor: the target is more than one minor ahead of the member.
+	ReasonAutoSkipsMinor = "more-than-one-minor-behind"
+)
+
+// leftBehind applies a profile run's rules to member m reached at t with
+// Kubernetes target to ("" for node images only): a member whose minor is
+// outside the supported window is not upgraded, nor one the target is more
+// than one minor ahead of. back are the versions manual runs must take it
+// to, in order, before the profile moves it again.
+func (a *AutoUpgrade) leftBehind(m Member, to string, rel Releases) (reason, msg string, back []string) {
+	cur, err := ParseVersion(m.KubernetesVersion)
+	if err != nil {
+		return "", "", nil
+	}
+	supported := rel.Supported(a.LongTermSupport)
+	if len(supported) == 0 {
+		return "", "", nil
+	}
+	target, terr := ParseVersion(to)
+	if !containsMinor(supported, cur) {
+		// Bring it to the oldest supported minor (or the target's minor
+		// below, when the target is known), one minor at a time.
+		goal := supported[len(supported)-1]
+		if terr == nil {
+			goal = Version{target.Major, target.Minor - 1, 0}
+		}
+		back = rel.path(cur, goal)
+		msg = fmt.Sprintf("not upgraded: %s is outside the supported minors (%s) and auto-upgrade leaves it as it is", cur.MinorString(), minorsString(supported))
+		return ReasonOutsideSupport, msg + bringBack(back, to), back
+	}
+	if terr == nil && target.Major == cur.Major && target.Minor > cur.Minor+1 {
+		back = rel.path(cur, Version{target.Major, target.Minor - 1, 0})
+		msg = fmt.Sprintf("not upgraded: %s is more than one minor behind the target %s and auto-upgrade never skips a minor", cur, to)
+		return ReasonAutoSkipsMinor, msg + bringBack(back, to), back
+	}
+	return "", "", nil
+}
+
+// path is the newest GA patch of every minor after from's up to goal's, in order.
+func (r Releases) path(from, goal Version) []string {
+	var out []string
+	for mi := from.Minor + 1; mi <= goal.Minor; mi++ {
+		if v, ok := r.newestPatch(Version{from.Major, mi, 0}); ok {
+			out = append(out, v.String())
+		} else {
+			out = append(out, fmt.Sprintf("%d.%d", from.Major, mi))
+		}
+	}
+	return out
+}
+
+// bringBack says how to bring a member left behind back into the profile.
+func bringBack(back []string, to string) string {
+	if len(back) == 0 {
+		return ""
+	}
+	s := "; bring it back with a manual update run to " + strings.Join(back, ", then to ")
+	if to != "" {
+		return s + ", and the profile then takes it to " + to
+	}
+	return s + ", and the profile then upgrades its node images"
+}
+
+// ProfilePreview is what an auto-upgrade profile does if its channel
+// triggers now: the channel's resolution and the rollout of the run it
+// generates, in the order of its strategy (one by one without one).
+type ProfilePreview struct {
+	Resolution Resolution `json:"resolution"`
+	// Update is what the generated run applies; zero when Resolution.Err.
+	Update  ManagedClusterUpdate `json:"update"`
+	Rollout *Preview             `json:"rollout"`
+}
+
+// PreviewProfile previews profile p (named name) over members at now:
+// the run it would generate, started now (designs/updates.md §5).
+func PreviewProfile(name string, p ProfileSpec, strategy *Strategy, members []Member, regions []fleet.Region, d time.Duration, now time.Time) ProfilePreview {
+	res := ResolveProfile(p, regions, now)
+	out := ProfilePreview{Resolution: res}
+	u, ok := ProfileUpdate(p, res)
+	if !ok {
+		return out
+	}
+	out.Update = u
+	x := &Execution{Update: u, Strategy: strategy, Regions: regions, UpgradeDuration: d,
+		AutoUpgrade: &AutoUpgrade{Profile: name, LongTermSupport: p.LongTermSupport}}
+	pv := previewExecution(x, members, now)
+	out.Rollout = &pv
+	return out
+}
+
+// Summary is the profile preview in one line.
+func (pp ProfilePreview) Summary() string {
+	res := pp.Resolution
+	var head string
+	switch {
+	case res.Err != "":
+		return fmt.Sprintf("channel %s resolves to nothing now: %s", res.Channel, res.Err)
+	case res.Channel == ChannelNodeImage:
+		head = "channel NodeImage: node images " + strings.Join(res.UpgradeVersions(), ", ")
+	default:
+		head = fmt.Sprintf("channel %s: Kubernetes %s", res.Channel, res.Target)
+	}
+	if pp.Rollout == nil {
+		return head
+	}
+	return head + "; " + pp.Rollout.Summary()
+}
+
+// LeftBehind counts the members the profile does not move (outside the
+// supported minors or more than one minor behind).
+func (p Preview) LeftBehind() int {
+	n := 0
+	for _, m := range p.Members() {
+		if m.Reason == ReasonOutsideSupport || m.Reason == ReasonAutoSkipsMinor {
+			n++
+		}
+	}
+	return n
+}
+
+// MaxTriggers bounds how many triggers ProfileTriggers returns at once.
+const MaxTriggers = 20
+
+// ProfileTriggers are the moments in (since, now] at which an enabled
+// profile p, whose channel last resolved to seen (Resolution.Key), triggers:
+// each release in that span that moves the channel to a new target, and now
+// itself when the catalog changed without a release time in the span (a
+// release added with an earlier date). Each comes with the resolution at
+// that instant, oldest first, at most MaxTriggers (the newest kept).
+func ProfileTriggers(p ProfileSpec, regions []fleet.Region, seen string, since, now time.Time) []Resolution {
+	if p.Disabled {
+		return nil
+	}
+	instants := map[time.Time]bool{now: true}
+	for _, r := range regions {
+		for _, k := range r.KubernetesVersions {
+			if k.ReleasedAt.After(since) && !k.ReleasedAt.After(now) {
+				instants[k.ReleasedAt] = true
+			}
+		}
+		for _, im := range r.NodeImages {
+			if im.ReleasedAt.After(since) && !im.ReleasedAt.After(now) {
+				instants[im.ReleasedAt] = true
+			}
+		}
+	}
+	ts := make([]time.Time, 0, len(instants))
+	for t := range instants {
+		ts = append(ts, t)
+	}
+	sort.Slice(ts, func(i, j int) bool { return ts[i].Before(ts[j]) })
+	var out []Resolution
+	for _, t := range ts {
+		res := ResolveProfile(p, regions, t)
+		if k := res.Key(); k != "" && k != seen {
+			out = append(out, res)
+			seen = k
+		}
+	}
+	if len(out) > MaxTriggers {
+		out = out[len(out)-MaxTriggers:]
+	}
+	return out
+}
