@@ -172,6 +172,9 @@ type UpdateRun struct {
 	// ResolvedStrategy is the strategy copied into the run when it was created.
 	ResolvedStrategy *update.Strategy
 	Status           update.RunStatus
+	// AutoUpgradeProfile names the auto-upgrade profile that generated the
+	// run (ARM's read-only autoUpgradeProfileId); empty for a run created directly.
+	AutoUpgradeProfile string
 }
 
 // AutoUpgradeProfile is a fleets/autoUpgradeProfiles resource.

@@ -178,6 +178,12 @@ type ProfileSpec struct {
 	LongTermSupport         bool   `json:"long_term_support"`
 }
 
+// Outcomes of a profile's trigger (ProfileStatus.LastTriggerStatus).
+const (
+	TriggerSucceeded = "Succeeded"
+	TriggerFailed    = "Failed"
+)
+
 // ProfileStatus records the profile's last trigger.
 type ProfileStatus struct {
 	LastTriggeredAt            time.Time `json:"last_triggered_at"`
@@ -186,6 +192,9 @@ type ProfileStatus struct {
 	LastTriggerUpgradeVersions []string  `json:"last_trigger_upgrade_versions"`
 	// LastRun is the update run the last trigger generated.
 	LastRun string `json:"last_run"`
+	// Runs are the update runs the profile generated that still exist
+	// (triggered or generated on demand), oldest first.
+	Runs []string `json:"runs"`
 }
 
 // Members lists every member of the run, stage by stage, group by group.

@@ -147,10 +147,17 @@ func testGeneratedRuns(t *testing.T, h hub.Hub) {
 		if run.Status.State != update.StateNotStarted || run.Spec.ManagedClusterUpdate.Upgrade.Type != update.UpgradeNodeImageOnly {
 			t.Errorf("generated run %s is %s with a %s upgrade, want a NotStarted NodeImageOnly one", name, run.Status.State, run.Spec.ManagedClusterUpdate.Upgrade.Type)
 		}
+		if run.AutoUpgradeProfile != profile {
+			t.Errorf("generated run %s names profile %q, want %q", name, run.AutoUpgradeProfile, profile)
+		}
 		names = append(names, name)
 	}
 	if names[0] == names[1] {
 		t.Fatalf("two calls generated the same run %s", names[0])
+	}
+	p, err := h.GetAutoUpgradeProfile(ctx, profile)
+	if err != nil || !slices.Equal(p.Status.Runs, names) {
+		t.Fatalf("the profile lists runs %v (%v), want %v", p.Status.Runs, err, names)
 	}
 }
 

@@ -21,7 +21,11 @@ import (
 // Version 3 bounds a placement's stored decisions as Fleet bounds its status
 // (upgradeV2): the selected clusters and at most 20 left out, where version
 // 2 kept a decision for every cluster of the fleet.
-const formatVersion = 3
+//
+// Version 4 adds what auto-upgrade triggering keeps (upgradeV3): a run
+// records the profile that generated it, a profile the key its channel last
+// resolved to. Nothing earlier changes meaning.
+const formatVersion = 4
 
 const formatKey = "format"
 

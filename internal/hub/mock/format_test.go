@@ -2,9 +2,11 @@ package mock
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -75,14 +77,14 @@ func TestFormatVersion(t *testing.T) {
 		{name: "an unversioned database without objects is stamped",
 			buckets: map[string]map[string]string{bucketMeta: {"clock": clockValue}}},
 		{name: "the current version opens",
-			buckets: map[string]map[string]string{bucketMeta: {formatKey: "3", "clock": clockValue}}},
+			buckets: map[string]map[string]string{bucketMeta: {formatKey: strconv.Itoa(formatVersion), "clock": clockValue}}},
 		{name: "an earlier version without objects is migrated",
 			buckets: map[string]map[string]string{bucketMeta: {formatKey: "1", "clock": clockValue}}},
 		{name: "the previous version without objects is migrated",
-			buckets: map[string]map[string]string{bucketMeta: {formatKey: "2", "clock": clockValue}}},
+			buckets: map[string]map[string]string{bucketMeta: {formatKey: strconv.Itoa(formatVersion - 1), "clock": clockValue}}},
 		{name: "a newer version is refused",
-			buckets: map[string]map[string]string{bucketMeta: {formatKey: "4"}},
-			wantErr: []string{"format version 4", "reads version 3 at most", "a newer version of the provider wrote it"}},
+			buckets: map[string]map[string]string{bucketMeta: {formatKey: strconv.Itoa(formatVersion + 1)}},
+			wantErr: []string{fmt.Sprintf("format version %d", formatVersion+1), fmt.Sprintf("reads version %d at most", formatVersion), "a newer version of the provider wrote it"}},
 		{name: "a version that is not a number is refused",
 			buckets: map[string]map[string]string{bucketMeta: {formatKey: "v1"}},
 			wantErr: []string{`format version "v1" is not a version this provider knows`}},
@@ -98,8 +100,8 @@ func TestFormatVersion(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if got := rawValue(t, path, bucketMeta, formatKey); got != "3" {
-					t.Fatalf("format %q after opening, want 3", got)
+				if got := rawValue(t, path, bucketMeta, formatKey); got != strconv.Itoa(formatVersion) {
+					t.Fatalf("format %q after opening, want %d", got, formatVersion)
 				}
 				if tc.buckets[bucketMeta]["clock"] != "" && rawValue(t, path, bucketMeta, "clock") != clockValue {
 					t.Fatal("the clock anchor changed")

@@ -215,6 +215,9 @@ func checkGolden(t *testing.T, version int) {
 	}
 	events, rec, err := get[runEventsRecord](h.Store(), bucketRunEvents, "run-1")
 	must(t, err)
+	for i := range events.Events { // the members a start saw: recorded from format 4 on
+		events.Events[i].Members = nil
+	}
 	same(t, "run events", events, &runEventsRecord{Events: []runEvent{{Action: "start", At: testNow},
 		{Action: "skip", At: testNow, Targets: []update.SkipTarget{{Type: update.TargetGroup, Name: "canary"}}}}})
 	same(t, "run events envelope", rec.meta("run-1"), meta("run-1", `"2"`, 2))

@@ -122,12 +122,25 @@ func (h *Hub) resolve(name string, data []byte) (*fleet.Fleet, error) {
 	if d := now.Sub(h.fleetAt); h.fleet != nil && d >= 0 && d < resolveGranularity {
 		return h.fleet, nil
 	}
-	f, err := buildFleet(name, data, h.raw, now, h.epoch, h.trusted)
+	build := func() (*fleet.Fleet, error) {
+		f, err := buildFleet(name, data, h.raw, now, h.epoch, h.trusted)
+		if err != nil {
+			return nil, err
+		}
+		return f, h.applyUpgrades(f, now)
+	}
+	f, err := build()
 	if err != nil {
 		return nil, err
 	}
-	if err := h.applyUpgrades(f, now); err != nil {
+	// Profiles whose channel moved since they last looked start runs, which
+	// may already have upgraded clusters by now (designs/updates.md §5).
+	if fired, err := h.triggerProfiles(f, now); err != nil {
 		return nil, err
+	} else if fired {
+		if f, err = build(); err != nil {
+			return nil, err
+		}
 	}
 	f.Share() // every resource reads this snapshot: derived values are computed once (designs/hub.md §8)
 	h.fleet, h.fleetAt, h.trusted, h.fleetFP = f, now, true, ""

@@ -30,6 +30,7 @@ var (
 var upgrades = map[int]func(bucket string, body map[string]any) (map[string]any, error){
 	1: upgradeV1,
 	2: upgradeV2,
+	3: upgradeV3,
 }
 
 // migrate rewrites every object of a database of format from (0: an
@@ -336,3 +337,9 @@ func jsonName(f reflect.StructField) (string, bool) {
 	}
 	return name, true
 }
+
+// upgradeV3 turns a format-3 body into format 4: the fields format 4 adds
+// (a run's auto_upgrade, a profile's trigger) are absent, which means a run
+// created directly and a profile that starts from what its channel resolved
+// to when it was last written.
+func upgradeV3(_ string, body map[string]any) (map[string]any, error) { return body, nil }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -125,7 +126,7 @@ func TestMigrateUnversioned(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := rawValue(t, path, bucketMeta, formatKey); v != "3" {
+	if v := rawValue(t, path, bucketMeta, formatKey); v != strconv.Itoa(formatVersion) {
 		t.Fatalf("format %q after migration", v)
 	}
 	for _, c := range cases {
@@ -212,7 +213,7 @@ func TestMigrateV1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := rawValue(t, path, bucketMeta, formatKey); v != "3" {
+	if v := rawValue(t, path, bucketMeta, formatKey); v != strconv.Itoa(formatVersion) {
 		t.Fatalf("format %q after migration", v)
 	}
 	for key, w := range want {
@@ -255,7 +256,7 @@ func TestMigrateV2(t *testing.T) {
 	})
 	s, err := OpenStore(path)
 	must(t, err)
-	if v := rawValue(t, path, bucketMeta, formatKey); v != "3" {
+	if v := rawValue(t, path, bucketMeta, formatKey); v != strconv.Itoa(formatVersion) {
 		t.Fatalf("format %q after migration", v)
 	}
 	got, rec, err := get[placementRecord](s, bucketPlacements, "app")

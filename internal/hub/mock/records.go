@@ -10,7 +10,7 @@ import (
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
 )
 
-// The record format of the state database (format version 3, see format.go).
+// The record format of the state database (format version 4, see format.go).
 //
 // Every object is stored as an envelope (Record: ETag, generation, times)
 // whose body is one of the record types below. They belong to the mock, not
@@ -86,6 +86,8 @@ type runRecord struct {
 	Spec             update.RunSpec   `json:"spec"`
 	ResolvedStrategy *update.Strategy `json:"resolved_strategy"`
 	Status           update.RunStatus `json:"status"`
+	// AutoUpgrade is set on a run an auto-upgrade profile generated (format 4).
+	AutoUpgrade *update.AutoUpgrade `json:"auto_upgrade"`
 }
 
 // runEventsRecord is the history of actions on a run, stored beside it.
@@ -117,6 +119,16 @@ type appliedUpgrade struct {
 type profileRecord struct {
 	Spec   update.ProfileSpec   `json:"spec"`
 	Status update.ProfileStatus `json:"status"`
+	// Trigger is what the profile's channel last resolved to, and when
+	// (update.ProfileTriggers; format 4). Nil in a format-3 record: the
+	// profile starts from what its channel resolved to when it was last written.
+	Trigger *profileTrigger `json:"trigger"`
+}
+
+// profileTrigger is a profile channel's last resolution key and its instant.
+type profileTrigger struct {
+	Key string    `json:"key"`
+	At  time.Time `json:"at"`
 }
 
 // nodePoolRecord is a stored NodePool; its status is read live from the
@@ -147,7 +159,11 @@ func (r *strategyRecord) object(m hub.Meta) *hub.UpdateStrategy {
 }
 
 func (r *runRecord) object(m hub.Meta) *hub.UpdateRun {
-	return &hub.UpdateRun{Meta: m, Spec: r.Spec, ResolvedStrategy: r.ResolvedStrategy, Status: r.Status}
+	out := &hub.UpdateRun{Meta: m, Spec: r.Spec, ResolvedStrategy: r.ResolvedStrategy, Status: r.Status}
+	if r.AutoUpgrade != nil {
+		out.AutoUpgradeProfile = r.AutoUpgrade.Profile
+	}
+	return out
 }
 
 func (r *profileRecord) object(m hub.Meta) *hub.AutoUpgradeProfile {

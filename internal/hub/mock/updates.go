@@ -77,7 +77,7 @@ func (h *Hub) GetUpdateRun(ctx context.Context, name string) (*hub.UpdateRun, er
 // execution is what a stored run's progress depends on (update.Execution).
 func (h *Hub) execution(r *runRecord, events []runEvent, regions []fleet.Region) *update.Execution {
 	return &update.Execution{Update: r.Spec.ManagedClusterUpdate, Strategy: r.ResolvedStrategy, Regions: regions,
-		UpgradeDuration: h.UpgradeDuration(), Events: events}
+		UpgradeDuration: h.UpgradeDuration(), Events: events, AutoUpgrade: r.AutoUpgrade}
 }
 
 // runEventsTx reads a run's events (none when it has no history).
@@ -118,20 +118,8 @@ func (h *Hub) PutUpdateRun(_ context.Context, in hub.UpdateRun, pre Precondition
 				return &hub.ConflictError{Object: "update run " + in.Name, Reason: "the run has been started; only a NotStarted run can be changed"}
 			}
 		}
-		switch {
-		case in.Spec.UpdateStrategyID != "" && in.Spec.Strategy != nil:
-			return &hub.InvalidError{Object: "update run " + in.Name, Reason: "set either an update strategy id or an inline strategy, not both"}
-		case in.Spec.UpdateStrategyID != "":
-			s, _, err := loadTx[strategyRecord](tx, bucketStrategies, strategyName(in.Spec.UpdateStrategyID))
-			if errors.Is(err, ErrNotFound) {
-				return &hub.InvalidError{Object: "update run " + in.Name, Reason: fmt.Sprintf("the update strategy %q does not exist", in.Spec.UpdateStrategyID)}
-			}
-			if err != nil {
-				return err
-			}
-			r.ResolvedStrategy = &s.Spec
-		default:
-			r.ResolvedStrategy = in.Spec.Strategy
+		if r.ResolvedStrategy, err = resolveStrategyTx(tx, "update run "+in.Name, in.Spec); err != nil {
+			return err
 		}
 		rec, err = saveTx(tx, bucketRuns, in.Name, r, pre, now, true)
 		return err
@@ -142,6 +130,25 @@ func (h *Hub) PutUpdateRun(_ context.Context, in hub.UpdateRun, pre Precondition
 	out := r.object(rec.meta(in.Name))
 	out.Status = h.execution(r, nil, nil).Status(now)
 	return out, nil
+}
+
+// resolveStrategyTx is the strategy a run of spec follows, copied when the
+// run is created: its inline one, or the referenced one, which must exist.
+func resolveStrategyTx(tx *bolt.Tx, object string, spec update.RunSpec) (*update.Strategy, error) {
+	switch {
+	case spec.UpdateStrategyID != "" && spec.Strategy != nil:
+		return nil, &hub.InvalidError{Object: object, Reason: "set either an update strategy id or an inline strategy, not both"}
+	case spec.UpdateStrategyID != "":
+		s, _, err := loadTx[strategyRecord](tx, bucketStrategies, strategyName(spec.UpdateStrategyID))
+		if errors.Is(err, ErrNotFound) {
+			return nil, &hub.InvalidError{Object: object, Reason: fmt.Sprintf("the update strategy %q does not exist", spec.UpdateStrategyID)}
+		}
+		if err != nil {
+			return nil, err
+		}
+		return &s.Spec, nil
+	}
+	return spec.Strategy, nil
 }
 
 func started(events []runEvent) bool {
@@ -371,86 +378,4 @@ func (h *Hub) runAction(ctx context.Context, name string, ev runEvent, pre Preco
 	}
 	h.invalidateFleet()
 	return run.object(rec.meta(name)), nil
-}
-
-// GetAutoUpgradeProfile reads an auto-upgrade profile.
-func (h *Hub) GetAutoUpgradeProfile(_ context.Context, name string) (*hub.AutoUpgradeProfile, error) {
-	return getObject[hub.AutoUpgradeProfile, profileRecord](h.store, bucketProfiles, name)
-}
-
-// PutAutoUpgradeProfile creates or replaces an auto-upgrade profile, keeping its trigger history.
-func (h *Hub) PutAutoUpgradeProfile(_ context.Context, p hub.AutoUpgradeProfile, pre Precondition) (*hub.AutoUpgradeProfile, error) {
-	if err := checkName(p.Name); err != nil {
-		return nil, err
-	}
-	now := h.Now()
-	r := &profileRecord{Spec: p.Spec}
-	var rec Record
-	err := h.store.Update(func(tx *bolt.Tx) error {
-		old, _, err := loadTx[profileRecord](tx, bucketProfiles, p.Name)
-		switch {
-		case err == nil:
-			r.Status = old.Status
-		case !errors.Is(err, ErrNotFound):
-			return err
-		}
-		rec, err = saveTx(tx, bucketProfiles, p.Name, r, pre, now, true)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return r.object(rec.meta(p.Name)), nil
-}
-
-// DeleteAutoUpgradeProfile removes a profile. Runs it generated stay.
-func (h *Hub) DeleteAutoUpgradeProfile(_ context.Context, name string, pre Precondition) error {
-	return del(h.store, bucketProfiles, name, pre)
-}
-
-// GenerateUpdateRun creates, without starting it, the run the profile's
-// channel calls for now: a full upgrade to the channel's target version, or
-// a node-image upgrade for the NodeImage channel.
-func (h *Hub) GenerateUpdateRun(ctx context.Context, profile string) (string, error) {
-	p, err := h.GetAutoUpgradeProfile(ctx, profile)
-	if err != nil {
-		return "", err
-	}
-	f, err := h.Fleet(ctx)
-	if err != nil {
-		return "", err
-	}
-	now := h.Now()
-	mcu := update.ManagedClusterUpdate{NodeImageSelection: update.NodeImageSelection{Type: p.Spec.NodeImageSelectionType}}
-	target, ok, err := update.ChannelTarget(p.Spec.Channel, p.Spec.TargetKubernetesVersion, update.GAVersions(f.Regions, now))
-	if err != nil {
-		return "", fmt.Errorf("auto-upgrade profile %s: %w", profile, err)
-	}
-	if ok {
-		mcu.Upgrade = update.Upgrade{Type: update.UpgradeFull, KubernetesVersion: target.String()}
-	} else {
-		mcu.Upgrade = update.Upgrade{Type: update.UpgradeNodeImageOnly}
-	}
-	if mcu.NodeImageSelection.Type == "" {
-		mcu.NodeImageSelection.Type = update.NodeImageLatest
-	}
-	run := hub.UpdateRun{Spec: update.RunSpec{UpdateStrategyID: p.Spec.UpdateStrategyID, ManagedClusterUpdate: mcu}}
-	// Every call creates a new run, as the service does. Runs are named
-	// after the instant, and a fixed or fast clock gives several calls the
-	// same one: those get a counter.
-	base := fmt.Sprintf("%s-%s", profile, now.UTC().Format("20060102-150405"))
-	for n := 1; ; n++ {
-		run.Name = base
-		if n > 1 {
-			run.Name = fmt.Sprintf("%s-%d", base, n)
-		}
-		_, err = h.PutUpdateRun(ctx, run, Precondition{IfNoneMatch: true})
-		if !errors.Is(err, ErrPreconditionFailed) {
-			break
-		}
-	}
-	if err != nil {
-		return "", err
-	}
-	return run.Name, nil
 }

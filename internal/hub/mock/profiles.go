@@ -1,0 +1,252 @@
+package mock
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
+	"github.com/fleetform/terraform-provider-aks/internal/engine/update"
+	"github.com/fleetform/terraform-provider-aks/internal/hub"
+)
+
+// Auto-upgrade profiles (designs/updates.md §5). When a profile triggers is
+// the engine's decision (update.ProfileTriggers); the hub keeps what the
+// channel last resolved to and creates and starts the runs.
+
+// GetAutoUpgradeProfile reads an auto-upgrade profile, after any trigger
+// due at the hub's clock, with the runs it generated.
+func (h *Hub) GetAutoUpgradeProfile(ctx context.Context, name string) (*hub.AutoUpgradeProfile, error) {
+	if _, err := h.Fleet(ctx); err != nil { // resolving the fleet fires due triggers
+		return nil, err
+	}
+	var out *hub.AutoUpgradeProfile
+	err := h.store.View(func(tx *bolt.Tx) error {
+		r, rec, err := loadTx[profileRecord](tx, bucketProfiles, name)
+		if err != nil {
+			return err
+		}
+		out = r.object(rec.meta(name))
+		out.Status.Runs, err = profileRunsTx(tx, name)
+		return err
+	})
+	return out, err
+}
+
+// profileRunsTx lists the existing runs profile generated, oldest first.
+func profileRunsTx(tx *bolt.Tx, profile string) ([]string, error) {
+	b := tx.Bucket([]byte(bucketRuns))
+	if b == nil {
+		return nil, nil
+	}
+	type run struct {
+		name string
+		at   time.Time
+	}
+	var runs []run
+	err := b.ForEach(func(k, _ []byte) error {
+		r, rec, err := loadTx[runRecord](tx, bucketRuns, string(k))
+		if err != nil {
+			return err
+		}
+		if r.AutoUpgrade != nil && r.AutoUpgrade.Profile == profile {
+			runs = append(runs, run{string(k), rec.CreatedAt})
+		}
+		return nil
+	})
+	// Oldest first; ForEach's order of names (profile-<instant>[-n]) breaks ties.
+	sort.SliceStable(runs, func(i, j int) bool { return runs[i].at.Before(runs[j].at) })
+	var out []string
+	for _, r := range runs {
+		out = append(out, r.name)
+	}
+	return out, err
+}
+
+// PutAutoUpgradeProfile creates or replaces an auto-upgrade profile, keeping
+// its trigger history. Its channel starts from what it resolves to now:
+// releases made before this write (or while it was disabled) never trigger it.
+func (h *Hub) PutAutoUpgradeProfile(ctx context.Context, p hub.AutoUpgradeProfile, pre Precondition) (*hub.AutoUpgradeProfile, error) {
+	if err := checkName(p.Name); err != nil {
+		return nil, err
+	}
+	f, err := h.Fleet(ctx)
+	if err != nil {
+		return nil, err
+	}
+	now := h.Now()
+	r := &profileRecord{Spec: p.Spec, Trigger: &profileTrigger{Key: update.ResolveProfile(p.Spec, f.Regions, now).Key(), At: now}}
+	var rec Record
+	err = h.store.Update(func(tx *bolt.Tx) error {
+		old, _, err := loadTx[profileRecord](tx, bucketProfiles, p.Name)
+		switch {
+		case err == nil:
+			r.Status = old.Status
+		case !errors.Is(err, ErrNotFound):
+			return err
+		}
+		rec, err = saveTx(tx, bucketProfiles, p.Name, r, pre, now, true)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return r.object(rec.meta(p.Name)), nil
+}
+
+// DeleteAutoUpgradeProfile removes a profile. Runs it generated stay.
+func (h *Hub) DeleteAutoUpgradeProfile(_ context.Context, name string, pre Precondition) error {
+	return del(h.store, bucketProfiles, name, pre)
+}
+
+// GenerateUpdateRun creates, without starting it, the run the profile's
+// channel calls for now: a full upgrade to the channel's target version, or
+// a node-image upgrade for the NodeImage channel.
+func (h *Hub) GenerateUpdateRun(ctx context.Context, profile string) (string, error) {
+	f, err := h.Fleet(ctx)
+	if err != nil {
+		return "", err
+	}
+	now := h.Now()
+	var name string
+	err = h.store.Update(func(tx *bolt.Tx) error {
+		p, _, err := loadTx[profileRecord](tx, bucketProfiles, profile)
+		if err != nil {
+			return err
+		}
+		res := update.ResolveProfile(p.Spec, f.Regions, now)
+		if res.Err != "" {
+			return &hub.InvalidError{Object: "auto-upgrade profile " + profile, Reason: "its channel resolves to nothing now: " + res.Err}
+		}
+		name, err = createProfileRunTx(tx, profile, p.Spec, res, now)
+		return err
+	})
+	if err != nil {
+		return "", err
+	}
+	return name, nil
+}
+
+// createProfileRunTx creates the run profile generates at resolution res
+// (not started), named after the instant res.At, and returns its name.
+func createProfileRunTx(tx *bolt.Tx, profile string, spec update.ProfileSpec, res update.Resolution, now time.Time) (string, error) {
+	u, _ := update.ProfileUpdate(spec, res)
+	r := &runRecord{Spec: update.RunSpec{UpdateStrategyID: spec.UpdateStrategyID, ManagedClusterUpdate: u},
+		Status:      update.RunStatus{State: update.StateNotStarted},
+		AutoUpgrade: &update.AutoUpgrade{Profile: profile, LongTermSupport: spec.LongTermSupport}}
+	var err error
+	if r.ResolvedStrategy, err = resolveStrategyTx(tx, "auto-upgrade profile "+profile, r.Spec); err != nil {
+		return "", err
+	}
+	// Every call creates a new run, as the service does. Runs are named
+	// after the instant, and a fixed or fast clock gives several the same
+	// one: those get a counter.
+	base := fmt.Sprintf("%s-%s", profile, res.At.UTC().Format("20060102-150405"))
+	for n := 1; ; n++ {
+		name := base
+		if n > 1 {
+			name = fmt.Sprintf("%s-%d", base, n)
+		}
+		_, err := saveTx(tx, bucketRuns, name, r, Precondition{IfNoneMatch: true}, now, true)
+		if !errors.Is(err, ErrPreconditionFailed) {
+			return name, err
+		}
+	}
+}
+
+// triggerProfiles fires the triggers of every enabled profile due at now
+// over fleet f (update.ProfileTriggers): each creates the profile's run and
+// starts it at the trigger's instant with f's members. Several provider
+// processes may look at once: the store serialises writers, and each
+// re-reads the profile's last key in its transaction, so a release
+// triggers once. It reports whether it wrote anything.
+func (h *Hub) triggerProfiles(f *fleet.Fleet, now time.Time) (bool, error) {
+	due := false
+	err := h.store.View(func(tx *bolt.Tx) error {
+		return forEachProfileTx(tx, func(name string, p *profileRecord, rec Record) error {
+			if len(profileTriggersOf(p, rec, f, now)) > 0 {
+				due = true
+			}
+			return nil
+		})
+	})
+	if err != nil || !due {
+		return false, err
+	}
+	members := update.Members(f)
+	fired := false
+	err = h.store.Update(func(tx *bolt.Tx) error {
+		type change struct {
+			name string
+			p    *profileRecord
+		}
+		var changes []change
+		err := forEachProfileTx(tx, func(name string, p *profileRecord, rec Record) error {
+			triggers := profileTriggersOf(p, rec, f, now)
+			if len(triggers) == 0 {
+				return nil
+			}
+			for _, res := range triggers {
+				p.Status = update.ProfileStatus{LastTriggeredAt: res.At, LastTriggerUpgradeVersions: res.UpgradeVersions()}
+				run, err := createProfileRunTx(tx, name, p.Spec, res, now)
+				var invalid *hub.InvalidError
+				switch {
+				case errors.As(err, &invalid): // e.g. its strategy was deleted: the trigger fails
+					p.Status.LastTriggerStatus, p.Status.LastTriggerError = update.TriggerFailed, invalid.Reason
+				case err != nil:
+					return err
+				default:
+					ev := runEvent{Action: update.ActionStart, At: res.At, Members: members}
+					if _, err := saveTx(tx, bucketRunEvents, run, &runEventsRecord{Events: []runEvent{ev}}, Precondition{}, now, true); err != nil {
+						return err
+					}
+					p.Status.LastTriggerStatus, p.Status.LastRun = update.TriggerSucceeded, run
+				}
+				p.Trigger = &profileTrigger{Key: res.Key(), At: res.At}
+			}
+			p.Trigger.At = now
+			changes = append(changes, change{name, p})
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for _, c := range changes { // the profile's spec is unchanged: same generation
+			if _, err := saveTx(tx, bucketProfiles, c.name, c.p, Precondition{}, now, false); err != nil {
+				return err
+			}
+		}
+		fired = len(changes) > 0
+		return nil
+	})
+	return fired, err
+}
+
+// profileTriggersOf are the triggers of stored profile p due at now. A
+// format-3 record has no trigger state: it starts from its last write.
+func profileTriggersOf(p *profileRecord, rec Record, f *fleet.Fleet, now time.Time) []update.Resolution {
+	last := p.Trigger
+	if last == nil {
+		last = &profileTrigger{Key: update.ResolveProfile(p.Spec, f.Regions, rec.UpdatedAt).Key(), At: rec.UpdatedAt}
+		p.Trigger = last
+	}
+	return update.ProfileTriggers(p.Spec, f.Regions, last.Key, last.At, now)
+}
+
+func forEachProfileTx(tx *bolt.Tx, fn func(name string, p *profileRecord, rec Record) error) error {
+	b := tx.Bucket([]byte(bucketProfiles))
+	if b == nil {
+		return nil
+	}
+	return b.ForEach(func(k, _ []byte) error {
+		p, rec, err := loadTx[profileRecord](tx, bucketProfiles, string(k))
+		if err != nil {
+			return err
+		}
+		return fn(string(k), p, rec)
+	})
+}
