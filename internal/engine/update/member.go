@@ -123,7 +123,9 @@ func (c catalog) imageReleased(region, family, v string) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-// imageLess orders node image versions (YYYYMM.DD.patch) numerically, part by part.
+// ImageLess orders node image versions (YYYYMM.DD.patch) numerically, part by part.
+func ImageLess(a, b string) bool { return imageLess(a, b) }
+
 func imageLess(a, b string) bool {
 	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
 	for i := 0; i < len(pa) && i < len(pb); i++ {
