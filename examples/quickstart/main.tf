@@ -129,3 +129,24 @@ output "rollout_summary" {
   description = "Totals and the estimated duration of the rollout."
   value       = module.rollout.summary
 }
+
+# Auto-upgrade, previewed before it is switched on: what the Rapid channel
+# resolves to today, what its run would do to each member, and which members
+# it would leave behind (more than one minor behind, or outside the supported
+# minors) with the manual upgrades that bring them back. Disabled: it
+# triggers nothing until `disabled = false`.
+resource "aks_fleet_autoupgrade_profile" "rapid" {
+  name     = "rapid"
+  channel  = "Rapid"
+  disabled = true
+}
+
+output "autoupgrade_rapid" {
+  description = "The Rapid channel's target and the totals of the run it would start."
+  value       = aks_fleet_autoupgrade_profile.rapid.preview.summary
+}
+
+output "autoupgrade_left_behind" {
+  description = "Members the Rapid profile would never move, and how to bring them back."
+  value       = aks_fleet_autoupgrade_profile.rapid.preview.left_behind
+}

@@ -157,6 +157,7 @@ func (p *aksProvider) Resources(context.Context) []func() resource.Resource {
 		newNodePoolResource,
 		newUpdateStrategyResource,
 		newUpdateRunResource,
+		newAutoUpgradeProfileResource,
 	}
 }
 
@@ -166,6 +167,7 @@ func (p *aksProvider) DataSources(context.Context) []func() datasource.DataSourc
 		newPlacementPreviewDataSource,
 		newDisruptionPreviewDataSource,
 		newUpdatePreviewDataSource,
+		newKubernetesVersionsDataSource,
 	}
 }
 

@@ -68,6 +68,9 @@ func TestAccQuickstartWithModule(t *testing.T) {
 		`module.rollout.aks_fleet_update_run.this will be created`,
 		// The module's rollout is known at plan: westeurope (the canary region) first.
 		`"01. westeurope/`,
+		// The auto-upgrade profile's preview, before it is enabled.
+		`aks_fleet_autoupgrade_profile.rapid will be created`,
+		`summary            = "channel Rapid: Kubernetes 1.33.2;`,
 	} {
 		if !strings.Contains(plan, want) {
 			t.Errorf("the plan does not show %q:\n%s", want, plan)
@@ -91,6 +94,10 @@ func TestAccQuickstartWithModule(t *testing.T) {
 	if err := json.Unmarshal(outputs["rollout_summary"].Value, &summary); err != nil ||
 		!regexp.MustCompile(`^\d+ members: \d+ to upgrade, \d+ skipped, \d+ pending`).MatchString(summary) {
 		t.Errorf("rollout_summary = %s (%v)", outputs["rollout_summary"].Value, err)
+	}
+	var rapid string
+	if err := json.Unmarshal(outputs["autoupgrade_rapid"].Value, &rapid); err != nil || !strings.HasPrefix(rapid, "channel Rapid: Kubernetes 1.33.2; ") {
+		t.Errorf("autoupgrade_rapid = %s (%v)", outputs["autoupgrade_rapid"].Value, err)
 	}
 	run("destroy", "-input=false", "-no-color", "-auto-approve")
 }

@@ -320,19 +320,27 @@ func (r *updateRunResource) strategyOf(ctx context.Context, spec update.RunSpec,
 	if spec.Strategy != nil {
 		return spec.Strategy, true
 	}
-	if spec.UpdateStrategyID == "" {
+	return previewStrategy(ctx, r.hub, spec.UpdateStrategyID, "run", diags)
+}
+
+// previewStrategy is the strategy an update_strategy_id references, read
+// from the hub for a preview: nil for none (one by one); found is false
+// while it does not exist yet (e.g. created by the same apply: the preview
+// waits for apply) or cannot be read. kind names what references it.
+func previewStrategy(ctx context.Context, h hub.Hub, id, kind string, diags *diag.Diagnostics) (*update.Strategy, bool) {
+	if id == "" {
 		return nil, true
 	}
-	s, err := r.hub.GetUpdateStrategy(ctx, update.StrategyNameFromID(spec.UpdateStrategyID))
+	s, err := h.GetUpdateStrategy(ctx, update.StrategyNameFromID(id))
 	switch {
 	case errors.Is(err, hub.ErrNotFound):
 		diags.AddAttributeWarning(path.Root("update_strategy_id"), "Update strategy not found yet",
 			fmt.Sprintf("update_strategy_id: the update strategy %q does not exist on the hub yet, so the rollout is previewed at "+
-				"apply. Creating the run fails unless this apply creates the strategy first: reference it as "+
-				"aks_fleet_update_strategy.<name>.id so that Terraform orders the two.", spec.UpdateStrategyID))
+				"apply. Creating the %s fails unless this apply creates the strategy first: reference it as "+
+				"aks_fleet_update_strategy.<name>.id so that Terraform orders the two.", id, kind))
 		return nil, false
 	case err != nil:
-		hubError(diags, opRead, objectRef{"aks_fleet_update_strategy", spec.UpdateStrategyID}, err)
+		hubError(diags, opRead, objectRef{"aks_fleet_update_strategy", id}, err)
 		return nil, false
 	}
 	return &s.Spec, true

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 )
 
@@ -413,6 +414,34 @@ func (p Preview) LeftBehind() int {
 		}
 	}
 	return n
+}
+
+// ProfilePreviewWarnings are the accepted-but-surprising aspects of a
+// profile's preview (designs/updates.md §5): a channel that resolves to
+// nothing now (no run would be generated), and the members the profile
+// would leave behind, named with the way back.
+func ProfilePreviewWarnings(pp ProfilePreview) []field.Warning {
+	var ws []field.Warning
+	if pp.Resolution.Err != "" {
+		ws = append(ws, field.Warning{Path: field.Root("channel"), ID: WarnChannelResolvesToNothing,
+			Message: fmt.Sprintf("channel %s resolves to nothing now: %s; the profile triggers once a release enters the channel", pp.Resolution.Channel, pp.Resolution.Err)})
+	}
+	if pp.Rollout == nil {
+		return ws
+	}
+	var left []string
+	for _, m := range pp.Rollout.Members() {
+		if len(m.BringBack) > 0 {
+			left = append(left, m.Name+" (to "+strings.Join(m.BringBack, ", then ")+" first)")
+		}
+	}
+	if len(left) > 0 {
+		ws = append(ws, field.Warning{Path: field.Root("channel"), ID: WarnMembersLeftBehind,
+			Message: fmt.Sprintf("%d member(s) are left behind — auto-upgrade never moves a member across more than one minor or "+
+				"outside the supported minors — until manual update runs bring them back: %s; see preview.left_behind",
+				len(left), listNames(left))})
+	}
+	return ws
 }
 
 // MaxTriggers bounds how many triggers ProfileTriggers returns at once.

@@ -24,6 +24,10 @@ const (
 	WarnGroupConcurrencyAboveMembers = "group_concurrency_above_members"
 	// WarnProfileDisabled: a disabled profile never triggers a run.
 	WarnProfileDisabled = "profile_disabled"
+	// WarnChannelResolvesToNothing: the channel has no target now (ProfilePreviewWarnings).
+	WarnChannelResolvesToNothing = "channel_resolves_to_nothing"
+	// WarnMembersLeftBehind: members the profile does not move (ProfilePreviewWarnings).
+	WarnMembersLeftBehind = "members_left_behind"
 	// WarnTargetVersionNotInCatalog: the minor of a TargetKubernetesVersion
 	// profile has no generally available release in any region of the
 	// fleet, so the profile has nothing to upgrade to.

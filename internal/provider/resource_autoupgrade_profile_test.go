@@ -1,0 +1,248 @@
+package provider
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+)
+
+// profilesFleet: N = 1.33 at the test clock (1.34.0 is a preview), so
+// Rapid is 1.33.2 and Stable 1.32.6. p-old is two minors behind Rapid,
+// p-ancient outside the supported minors 1.31–1.33. extra is appended to
+// the region's Kubernetes releases.
+func profilesFleet(extra string) string {
+	return `
+regions:
+  - name: eastus
+    kubernetes_versions:
+      - { version: 1.30.14, released_at: "2026-05-12T00:00:00Z" }
+      - { version: 1.31.10, released_at: "2026-07-08T00:00:00Z" }
+      - { version: 1.32.6, released_at: "2026-08-19T00:00:00Z" }
+      - { version: 1.33.2, released_at: "2026-10-14T00:00:00Z" }
+      - { version: 1.34.0, released_at: "2026-11-10T00:00:00Z", preview: true }
+` + extra + `clusters:
+  - { name: p-canary, region: eastus, group: canary, kubernetes_version: 1.32.6 }
+  - { name: p-prod, region: eastus, group: prod, kubernetes_version: 1.32.6 }
+  - { name: p-old, region: eastus, group: prod, kubernetes_version: 1.31.10 }
+  - { name: p-ancient, region: eastus, group: prod, kubernetes_version: 1.30.14 }
+`
+}
+
+const profilesStrategy = `
+resource "aks_fleet_update_strategy" "s" {
+  name   = "canary-first"
+  stages = [{ name = "canary", groups = [{ name = "canary" }] }, { name = "prod", groups = [{ name = "prod" }] }]
+}
+`
+
+func profilesConfig(provider, offExtra, runBlock string) string {
+	return provider + profilesStrategy + fmt.Sprintf(`
+resource "aks_fleet_autoupgrade_profile" "rapid" {
+  name               = "rapid"
+  channel            = "Rapid"
+  update_strategy_id = aks_fleet_update_strategy.s.id
+}
+
+resource "aks_fleet_autoupgrade_profile" "off" {
+  name     = "off"
+  channel  = "Stable"
+  disabled = true
+%s
+}
+%s
+data "aks_fleet_member_clusters" "all" {
+  depends_on = [aks_fleet_autoupgrade_profile.rapid]
+}
+`, offExtra, runBlock)
+}
+
+// A profile is previewed at plan (the channel's target, the rollout in its
+// strategy's order, the members it leaves behind and how to bring them
+// back); a release added to the catalog later makes it trigger a run that
+// completes and upgrades the clusters for good; a disabled profile triggers
+// nothing; a run generated on demand is not started, and an
+// aks_fleet_update_run imported from it starts it; plan stays empty
+// throughout (time passing, releases appearing, runs completing); import
+// round-trips.
+func TestAccAutoUpgradeProfile_previewTriggerGenerate(t *testing.T) {
+	t.Setenv(EnvUpgradeDuration, "0s")
+	fleetFile := writeFleet(t, profilesFleet(""))
+	state := filepath.Join(t.TempDir(), "state.db")
+	at := func(clock string) string { return providerConfigAt(state, fleetFile, clock) }
+	const later = "2026-11-23T12:00:00Z"
+	rapid, off := "aks_fleet_autoupgrade_profile.rapid", "aks_fleet_autoupgrade_profile.off"
+	run := `
+resource "aks_fleet_update_run" "generated" {
+  name                 = "off-20261123-120000"
+  upgrade              = { type = "Full", kubernetes_version = "1.32.6" }
+  node_image_selection = { type = "Latest" }
+%s
+}
+`
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviders,
+		Steps: []resource.TestStep{
+			{
+				// The strategy first: a profile that references a strategy
+				// created by the same apply is previewed at apply.
+				Config: at(testClock) + profilesStrategy,
+			},
+			{
+				Config: profilesConfig(at(testClock), "", ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectKnownValue(rapid, attrPath("preview", "kubernetes_version"), knownvalue.StringExact("1.33.2")),
+					plancheck.ExpectKnownValue(rapid, attrPath("preview", "supported_minors"), knownvalue.ListExact([]knownvalue.Check{
+						knownvalue.StringExact("1.33"), knownvalue.StringExact("1.32"), knownvalue.StringExact("1.31")})),
+					plancheck.ExpectKnownValue(rapid, attrPath("preview", "summary"), knownvalue.StringExact(
+						"channel Rapid: Kubernetes 1.33.2; 4 members: 2 to upgrade, 2 skipped, 0 pending; estimated duration 0s")),
+					plancheck.ExpectKnownValue(rapid, attrPath("preview", "left_behind"), knownvalue.MapExact(map[string]knownvalue.Check{
+						"p-old": knownvalue.StringExact("not upgraded: 1.31.10 is more than one minor behind the target 1.33.2 and " +
+							"auto-upgrade never skips a minor; bring it back with a manual update run to 1.32.6, and the profile then takes it to 1.33.2"),
+						"p-ancient": knownvalue.StringExact("not upgraded: 1.30 is outside the supported minors (1.33, 1.32, 1.31) and " +
+							"auto-upgrade leaves it as it is; bring it back with a manual update run to 1.31.10, then to 1.32.6, and the profile then takes it to 1.33.2"),
+					})),
+					plancheck.ExpectKnownValue(rapid, attrPath("preview", "rollout", "members", "1. canary/canary/p-canary"),
+						knownvalue.StringExact("Upgrade 1.32.6 → 1.33.2, 2026-11-21 12:00 – 2026-11-21 12:00")),
+					plancheck.ExpectKnownValue(off, attrPath("preview", "kubernetes_version"), knownvalue.StringExact("1.32.6")),
+					plancheck.ExpectKnownValue(off, attrPath("generated_run_id"), knownvalue.Null()),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(rapid, attrPath("status", "runs"), knownvalue.ListExact(nil)),
+					statecheck.ExpectKnownValue(rapid, attrPath("status", "last_run"), knownvalue.Null()),
+				},
+			},
+			{
+				// 1.33.5 is released an hour after the profile was created;
+				// the next command runs two days later. Nothing in the
+				// configuration changed: the plan is empty, and the refresh
+				// shows the run the release triggered, completed.
+				PreConfig: func() {
+					if err := os.WriteFile(fleetFile, []byte(strings.TrimLeft(profilesFleet(
+						"      - { version: 1.33.5, released_at: \"2026-11-21T13:00:00Z\" }\n"), "\n")), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					now := time.Now().Add(time.Minute)
+					_ = os.Chtimes(fleetFile, now, now)
+				},
+				Config:           profilesConfig(at(later), "", ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(rapid, attrPath("status", "last_run"), knownvalue.StringExact("rapid-20261121-130000")),
+					statecheck.ExpectKnownValue(rapid, attrPath("status", "last_triggered_at"), knownvalue.StringExact("2026-11-21T13:00:00Z")),
+					statecheck.ExpectKnownValue(rapid, attrPath("status", "last_trigger_status"), knownvalue.StringExact("Succeeded")),
+					statecheck.ExpectKnownValue(rapid, attrPath("status", "last_trigger_upgrade_versions"),
+						knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("1.33.5")})),
+					// Stable stays on 1.32.6, and the profile is disabled anyway.
+					statecheck.ExpectKnownValue(off, attrPath("status", "runs"), knownvalue.ListExact(nil)),
+					// The run completed: p-canary and p-prod are on 1.33.5 for good, p-old and p-ancient left as they were.
+					statecheck.ExpectKnownValue("data.aks_fleet_member_clusters.all", attrPath("clusters"), knownvalue.ListPartial(map[int]knownvalue.Check{
+						0: knownvalue.ObjectPartial(map[string]knownvalue.Check{"name": knownvalue.StringExact("p-ancient"), "kubernetes_version": knownvalue.StringExact("1.30.14")}),
+						1: knownvalue.ObjectPartial(map[string]knownvalue.Check{"name": knownvalue.StringExact("p-canary"), "kubernetes_version": knownvalue.StringExact("1.33.5")}),
+						2: knownvalue.ObjectPartial(map[string]knownvalue.Check{"name": knownvalue.StringExact("p-old"), "kubernetes_version": knownvalue.StringExact("1.31.10")}),
+						3: knownvalue.ObjectPartial(map[string]knownvalue.Check{"name": knownvalue.StringExact("p-prod"), "kubernetes_version": knownvalue.StringExact("1.33.5")}),
+					})),
+				},
+			},
+			{
+				// Generate a run on demand from the disabled profile: created, not started.
+				Config: profilesConfig(at(later), `  generate_run_trigger = "1"`, ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectUnknownValue(off, attrPath("generated_run_id")),
+					plancheck.ExpectResourceAction(off, plancheck.ResourceActionUpdate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(off, attrPath("generated_run_id"), knownvalue.StringExact("off-20261123-120000")),
+					statecheck.ExpectKnownValue(off, attrPath("status", "runs"), knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("off-20261123-120000")})),
+				},
+			},
+			{
+				// Re-applying the same trigger generates nothing.
+				Config:           profilesConfig(at(later), `  generate_run_trigger = "1"`, ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(off, attrPath("status", "runs"), knownvalue.ListSizeExact(1)),
+				},
+			},
+			{
+				// The generated run, imported into an aks_fleet_update_run…
+				Config:             profilesConfig(at(later), `  generate_run_trigger = "1"`, fmt.Sprintf(run, "")),
+				ResourceName:       "aks_fleet_update_run.generated",
+				ImportState:        true,
+				ImportStateId:      "off-20261123-120000",
+				ImportStatePersist: true,
+				ImportStateCheck: func(s []*terraform.InstanceState) error {
+					for _, is := range s {
+						if is.ID == "off-20261123-120000" {
+							if got := is.Attributes["status.state"]; got != "NotStarted" {
+								return fmt.Errorf("the generated run is %s, want NotStarted", got)
+							}
+							return nil
+						}
+					}
+					return fmt.Errorf("the generated run was not imported")
+				},
+			},
+			{
+				// …is started by it, with no other change.
+				Config: profilesConfig(at(later), `  generate_run_trigger = "1"`, fmt.Sprintf(run, "  start = true")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("aks_fleet_update_run.generated", plancheck.ResourceActionUpdate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("aks_fleet_update_run.generated", attrPath("status", "state"), knownvalue.StringExact("Completed")),
+				},
+			},
+			{
+				Config:                  profilesConfig(at(later), `  generate_run_trigger = "1"`, fmt.Sprintf(run, "  start = true")),
+				ResourceName:            rapid,
+				ImportState:             true,
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: []string{"preview", "status"},
+			},
+			{
+				Config:                  profilesConfig(at(later), `  generate_run_trigger = "1"`, fmt.Sprintf(run, "  start = true")),
+				ResourceName:            rapid,
+				ImportState:             true,
+				ImportStateId:           "/subscriptions/s/resourceGroups/rg/providers/Microsoft.ContainerService/fleets/f/autoUpgradeProfiles/rapid",
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: []string{"preview", "status"},
+			},
+		},
+	})
+}
+
+// Every rule of designs/updates.md §5 fails at plan with its attribute path.
+func TestAccAutoUpgradeProfile_validation(t *testing.T) {
+	p := providerConfig(t, "")
+	cases := []struct{ body, want string }{
+		{`channel = "Weekly"`, `channel: "Weekly" is not an auto-upgrade channel`},
+		{"channel = \"NodeImage\"\n  node_image_selection = \"Latest\"", `node_image_selection: channel NodeImage takes no node_image_selection_type`},
+		{"channel = \"Rapid\"\n  node_image_selection = \"Custom\"", `node_image_selection: node image selection type Custom is not available for auto-upgrade profiles`},
+		{`channel = "TargetKubernetesVersion"`, `target_kubernetes_version: channel TargetKubernetesVersion needs target_kubernetes_version`},
+		{"channel = \"TargetKubernetesVersion\"\n  target_kubernetes_version = \"1.30.2\"", `target_kubernetes_version: "1.30.2" is not a major.minor version`},
+		{"channel = \"Stable\"\n  target_kubernetes_version = \"1.30\"", `target_kubernetes_version: target_kubernetes_version is only for channel TargetKubernetesVersion`},
+		{"channel = \"Stable\"\n  long_term_support = true", `long_term_support: long_term_support is only for channel TargetKubernetesVersion`},
+		{"channel = \"Stable\"\n  update_strategy_id = \"/subscriptions/x/updateStrategies/\"", `update_strategy_id:`},
+	}
+	for _, c := range cases {
+		t.Run(c.want, func(t *testing.T) {
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: testAccProviders,
+				Steps: []resource.TestStep{{
+					Config:      p + "resource \"aks_fleet_autoupgrade_profile\" \"p\" {\n  name = \"p\"\n  " + c.body + "\n}\n",
+					PlanOnly:    true,
+					ExpectError: expectError(c.want),
+				}},
+			})
+		})
+	}
+}
