@@ -33,34 +33,7 @@ func TestAccQuickstartWithModule(t *testing.T) {
 	at(testClock)
 	copyExample(t, "../../examples/modules/regional-rollout/main.tf", filepath.Join(root, "modules", "regional-rollout", "main.tf"), nil)
 
-	ctx, cancel := context.WithCancel(context.Background())
-	reattach, closed := make(chan *plugin.ReattachConfig), make(chan struct{})
-	go func() {
-		if err := tf6server.Serve("registry.terraform.io/fleetform/aks", providerserver.NewProtocol6(New("test")()),
-			tf6server.WithDebug(ctx, reattach, closed), tf6server.WithLoggingSink(t)); err != nil {
-			t.Error(err)
-		}
-	}()
-	defer func() { cancel(); <-closed }()
-	rc := <-reattach
-	served := map[string]any{"Protocol": string(rc.Protocol), "ProtocolVersion": rc.ProtocolVersion, "Pid": rc.Pid, "Test": true,
-		"Addr": map[string]string{"Network": rc.Addr.Network(), "String": rc.Addr.String()}}
-	// Terraform reads fleetform/aks as registry.terraform.io/…, OpenTofu as registry.opentofu.org/….
-	env, _ := json.Marshal(map[string]any{"registry.terraform.io/fleetform/aks": served, "registry.opentofu.org/fleetform/aks": served})
-
-	// run runs the CLI in the quickstart and returns its standard output.
-	run := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command(tf, append([]string{"-chdir=" + filepath.Join(root, "quickstart")}, args...)...)
-		cmd.Env = append(os.Environ(), "TF_REATTACH_PROVIDERS="+string(env), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
-		var stderr strings.Builder
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("%s %s: %v\n%s%s", filepath.Base(tf), strings.Join(args, " "), err, out, stderr.String())
-		}
-		return string(out)
-	}
+	run := realCLI(t, tf, filepath.Join(root, "quickstart"))
 	run("init", "-input=false", "-no-color")
 	plan := run("plan", "-input=false", "-no-color")
 	for _, want := range []string{
@@ -100,6 +73,40 @@ func TestAccQuickstartWithModule(t *testing.T) {
 		t.Errorf("autoupgrade_rapid = %s (%v)", outputs["autoupgrade_rapid"].Value, err)
 	}
 	run("destroy", "-input=false", "-no-color", "-auto-approve")
+}
+
+// realCLI serves the provider in-process under its own address,
+// fleetform/aks (TF_REATTACH_PROVIDERS), for the lifetime of the test, and
+// returns a function that runs the CLI tf in dir and returns its standard
+// output, failing the test on an error.
+func realCLI(t *testing.T, tf, dir string) func(args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	reattach, closed := make(chan *plugin.ReattachConfig), make(chan struct{})
+	go func() {
+		if err := tf6server.Serve("registry.terraform.io/fleetform/aks", providerserver.NewProtocol6(New("test")()),
+			tf6server.WithDebug(ctx, reattach, closed), tf6server.WithLoggingSink(t)); err != nil {
+			t.Error(err)
+		}
+	}()
+	t.Cleanup(func() { cancel(); <-closed })
+	rc := <-reattach
+	served := map[string]any{"Protocol": string(rc.Protocol), "ProtocolVersion": rc.ProtocolVersion, "Pid": rc.Pid, "Test": true,
+		"Addr": map[string]string{"Network": rc.Addr.Network(), "String": rc.Addr.String()}}
+	// Terraform reads fleetform/aks as registry.terraform.io/…, OpenTofu as registry.opentofu.org/….
+	env, _ := json.Marshal(map[string]any{"registry.terraform.io/fleetform/aks": served, "registry.opentofu.org/fleetform/aks": served})
+	return func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(tf, append([]string{"-chdir=" + dir}, args...)...)
+		cmd.Env = append(os.Environ(), "TF_REATTACH_PROVIDERS="+string(env), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%s %s: %v\n%s%s", filepath.Base(tf), strings.Join(args, " "), err, out, stderr.String())
+		}
+		return string(out)
+	}
 }
 
 // copyExample copies an example file, edited by edit when given.

@@ -12,7 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
 )
 
 // profilesFleet: N = 1.33 at the test clock (1.34.0 is a preview), so
@@ -69,8 +68,8 @@ data "aks_fleet_member_clusters" "all" {
 // strategy's order, the members it leaves behind and how to bring them
 // back); a release added to the catalog later makes it trigger a run that
 // completes and upgrades the clusters for good; a disabled profile triggers
-// nothing; a run generated on demand is not started, and an
-// aks_fleet_update_run imported from it starts it; plan stays empty
+// nothing; a run is generated on demand once per trigger value (an
+// aks_fleet_update_run starting it: TestAccAutoUpgradeProfile_generatedRunStarted); plan stays empty
 // throughout (time passing, releases appearing, runs completing); import
 // round-trips.
 func TestAccAutoUpgradeProfile_previewTriggerGenerate(t *testing.T) {
@@ -80,14 +79,6 @@ func TestAccAutoUpgradeProfile_previewTriggerGenerate(t *testing.T) {
 	at := func(clock string) string { return providerConfigAt(state, fleetFile, clock) }
 	const later = "2026-11-23T12:00:00Z"
 	rapid, off := "aks_fleet_autoupgrade_profile.rapid", "aks_fleet_autoupgrade_profile.off"
-	run := `
-resource "aks_fleet_update_run" "generated" {
-  name                 = "off-20261123-120000"
-  upgrade              = { type = "Full", kubernetes_version = "1.32.6" }
-  node_image_selection = { type = "Latest" }
-%s
-}
-`
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviders,
 		Steps: []resource.TestStep{
@@ -173,43 +164,12 @@ resource "aks_fleet_update_run" "generated" {
 				},
 			},
 			{
-				// The generated run, imported into an aks_fleet_update_run…
-				Config:             profilesConfig(at(later), `  generate_run_trigger = "1"`, fmt.Sprintf(run, "")),
-				ResourceName:       "aks_fleet_update_run.generated",
-				ImportState:        true,
-				ImportStateId:      "off-20261123-120000",
-				ImportStatePersist: true,
-				ImportStateCheck: func(s []*terraform.InstanceState) error {
-					for _, is := range s {
-						if is.ID == "off-20261123-120000" {
-							if got := is.Attributes["status.state"]; got != "NotStarted" {
-								return fmt.Errorf("the generated run is %s, want NotStarted", got)
-							}
-							return nil
-						}
-					}
-					return fmt.Errorf("the generated run was not imported")
-				},
-			},
-			{
-				// …is started by it, with no other change.
-				Config: profilesConfig(at(later), `  generate_run_trigger = "1"`, fmt.Sprintf(run, "  start = true")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction("aks_fleet_update_run.generated", plancheck.ResourceActionUpdate),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("aks_fleet_update_run.generated", attrPath("status", "state"), knownvalue.StringExact("Completed")),
-				},
-			},
-			{
-				Config:                  profilesConfig(at(later), `  generate_run_trigger = "1"`, fmt.Sprintf(run, "  start = true")),
 				ResourceName:            rapid,
 				ImportState:             true,
 				ImportStateVerify:       true,
 				ImportStateVerifyIgnore: []string{"preview", "status"},
 			},
 			{
-				Config:                  profilesConfig(at(later), `  generate_run_trigger = "1"`, fmt.Sprintf(run, "  start = true")),
 				ResourceName:            rapid,
 				ImportState:             true,
 				ImportStateId:           "/subscriptions/s/resourceGroups/rg/providers/Microsoft.ContainerService/fleets/f/autoUpgradeProfiles/rapid",
@@ -244,5 +204,83 @@ func TestAccAutoUpgradeProfile_validation(t *testing.T) {
 				}},
 			})
 		})
+	}
+}
+
+// A run generated on demand is not started; an aks_fleet_update_run that
+// imports it with an import block (Terraform 1.5+, OpenTofu) and says what it
+// holds starts it, and plan is empty afterwards. Driven with the real CLI:
+// terraform-plugin-testing's OpenTofu support does not resolve the provider
+// of an import block.
+func TestAccAutoUpgradeProfile_generatedRunStarted(t *testing.T) {
+	tf := os.Getenv("TF_ACC_TERRAFORM_PATH")
+	if os.Getenv("TF_ACC") == "" || tf == "" {
+		t.Skip("set TF_ACC and TF_ACC_TERRAFORM_PATH to run with the real CLI")
+	}
+	t.Setenv(EnvUpgradeDuration, "0s")
+	dir := t.TempDir()
+	profile := `
+terraform {
+  required_providers {
+    aks = { source = "fleetform/aks" }
+  }
+}
+` + providerConfigAt(filepath.Join(dir, "state.db"), writeFleet(t, profilesFleet("")), testClock) + `
+resource "aks_fleet_autoupgrade_profile" "review" {
+  name                 = "review"
+  channel              = "Stable"
+  disabled             = true
+  generate_run_trigger = "1"
+}
+
+output "generated" {
+  value = aks_fleet_autoupgrade_profile.review.generated_run_id
+}
+`
+	write := func(s string) {
+		if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(profile)
+	run := realCLI(t, tf, dir)
+	run("init", "-input=false", "-no-color")
+	run("apply", "-input=false", "-no-color", "-auto-approve")
+	generated := strings.Trim(strings.TrimSpace(run("output", "-raw", "generated")), `"`)
+	if generated != "review-20261121-120000" {
+		t.Fatalf("generated run %q", generated)
+	}
+	write(profile + fmt.Sprintf(`
+import {
+  to = aks_fleet_update_run.generated
+  id = %q
+}
+
+resource "aks_fleet_update_run" "generated" {
+  name                 = %q
+  upgrade              = { type = "Full", kubernetes_version = "1.32.6" }
+  node_image_selection = { type = "Latest" }
+  start                = true
+}
+
+output "state" {
+  value = aks_fleet_update_run.generated.status.state
+}
+`, generated, generated))
+	plan := run("plan", "-input=false", "-no-color")
+	for _, want := range []string{`(imported from "review-20261121-120000")`, `~ start`, "Plan: 1 to import, 0 to add, 1 to change, 0 to destroy."} {
+		if !strings.Contains(plan, want) {
+			t.Errorf("the plan does not show %q:\n%s", want, plan)
+		}
+	}
+	if !strings.Contains(plan, `state                = "NotStarted"`) && !strings.Contains(plan, `"NotStarted"`) {
+		t.Errorf("the imported run is not NotStarted in the plan:\n%s", plan)
+	}
+	run("apply", "-input=false", "-no-color", "-auto-approve")
+	if state := strings.TrimSpace(run("output", "-raw", "state")); state != "Completed" {
+		t.Errorf("the started run is %s, want Completed (upgrade duration 0s)", state)
+	}
+	if out := run("plan", "-input=false", "-no-color", "-detailed-exitcode"); !strings.Contains(out, "No changes.") {
+		t.Errorf("plan after apply is not empty:\n%s", out)
 	}
 }
