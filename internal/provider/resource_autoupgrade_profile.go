@@ -267,6 +267,11 @@ func (r *autoUpgradeProfileResource) ModifyPlan(ctx context.Context, req resourc
 		}
 		if !replaced && len(unknown) == 0 && sameSpec(prior.spec(), plan.spec(), update.ProfileWithDefaults) {
 			keepPreview(ctx, req.State, &resp.Plan, &resp.Diagnostics)
+			if triggered && r.hub != nil { // a run is generated at apply: it must be possible now
+				if f, err := r.hub.Fleet(ctx); err == nil {
+					checkGenerate(&resp.Diagnostics, update.ResolveProfile(plan.spec(), f.Regions, r.hub.Now()))
+				}
+			}
 			return
 		}
 	} else if !triggered && !unknown.covers(field.Root("generate_run_trigger")) {
@@ -284,7 +289,20 @@ func (r *autoUpgradeProfileResource) ModifyPlan(ctx context.Context, req resourc
 		return
 	}
 	reportWarnings(&resp.Diagnostics, "Auto-upgrade profile", update.ProfilePreviewWarnings(pp))
+	if triggered {
+		checkGenerate(&resp.Diagnostics, pp.Resolution)
+	}
 	setComputed(ctx, &resp.Plan, resp.Plan.Schema, path.Root("preview"), newProfilePreviewDoc(pp), &resp.Diagnostics)
+}
+
+// checkGenerate refuses at plan a generate_run_trigger change the hub would
+// refuse at apply: a channel that resolves to nothing generates no run.
+func checkGenerate(diags *diag.Diagnostics, res update.Resolution) {
+	if res.Err != "" {
+		diags.AddAttributeError(path.Root("generate_run_trigger"), "No update run can be generated now",
+			fmt.Sprintf("generate_run_trigger: channel %s resolves to nothing now (%s), so the hub cannot generate a run. "+
+				"Change the channel or target_kubernetes_version, or change generate_run_trigger once a release enters the channel.", res.Channel, res.Err))
+	}
 }
 
 // preview previews profile spec (named name) over the fleet now, with its warnings.

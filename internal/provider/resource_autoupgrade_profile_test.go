@@ -192,6 +192,9 @@ func TestAccAutoUpgradeProfile_validation(t *testing.T) {
 		{"channel = \"Stable\"\n  target_kubernetes_version = \"1.30\"", `target_kubernetes_version: target_kubernetes_version is only for channel TargetKubernetesVersion`},
 		{"channel = \"Stable\"\n  long_term_support = true", `long_term_support: long_term_support is only for channel TargetKubernetesVersion`},
 		{"channel = \"Stable\"\n  update_strategy_id = \"/subscriptions/x/updateStrategies/\"", `update_strategy_id:`},
+		// Checkable at plan, not only at apply: the hub cannot generate a run from a channel with no target.
+		{"channel = \"TargetKubernetesVersion\"\n  target_kubernetes_version = \"1.27\"\n  generate_run_trigger = \"1\"",
+			`generate_run_trigger: channel TargetKubernetesVersion resolves to nothing now (no generally available version of 1.27 in the catalog)`},
 	}
 	for _, c := range cases {
 		t.Run(c.want, func(t *testing.T) {
