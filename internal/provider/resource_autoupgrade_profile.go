@@ -116,7 +116,7 @@ func newProfilePreviewDoc(pp update.ProfilePreview) *profilePreviewDoc {
 		rd := newRolloutPreviewDoc(*pp.Rollout)
 		d.Rollout = &rd
 		for _, m := range pp.Rollout.Members() {
-			if len(m.BringBack) > 0 {
+			if m.LeftBehind() {
 				d.LeftBehind[m.Name] = m.Message
 			}
 		}
@@ -255,7 +255,8 @@ func (r *autoUpgradeProfileResource) ModifyPlan(ctx context.Context, req resourc
 			return
 		}
 		triggered = triggered && plan.GenerateRunTrigger != prior.GenerateRunTrigger
-		newStrategy := !unknown.covers(field.Root("update_strategy_id")) &&
+		// Unknown until apply (e.g. a strategy being replaced): it may differ.
+		newStrategy := unknown.covers(field.Root("update_strategy_id")) ||
 			update.StrategyNameFromID(prior.UpdateStrategyID) != update.StrategyNameFromID(plan.UpdateStrategyID)
 		if newStrategy {
 			// Set only at creation (designs/updates.md §5): another strategy is another profile.
@@ -298,11 +299,12 @@ func (r *autoUpgradeProfileResource) ModifyPlan(ctx context.Context, req resourc
 // checkGenerate refuses at plan a generate_run_trigger change the hub would
 // refuse at apply: a channel that resolves to nothing generates no run.
 func checkGenerate(diags *diag.Diagnostics, res update.Resolution) {
-	if res.Err != "" {
-		diags.AddAttributeError(path.Root("generate_run_trigger"), "No update run can be generated now",
-			fmt.Sprintf("generate_run_trigger: channel %s resolves to nothing now (%s), so the hub cannot generate a run. "+
-				"Change the channel or target_kubernetes_version, or change generate_run_trigger once a release enters the channel.", res.Channel, res.Err))
+	if res.Err == "" {
+		return
 	}
+	diags.AddAttributeError(path.Root("generate_run_trigger"), "No update run can be generated now",
+		fmt.Sprintf("generate_run_trigger: channel %s resolves to nothing now (%s), so the hub cannot generate a run. "+
+			"Change the channel or target_kubernetes_version, or change generate_run_trigger once a release enters the channel.", res.Channel, res.Err))
 }
 
 // preview previews profile spec (named name) over the fleet now, with its warnings.
@@ -340,6 +342,25 @@ func (r *autoUpgradeProfileResource) apply(ctx context.Context, op string, prior
 		return
 	}
 	obj := objectRef{autoUpgradeProfileType, m.Name}
+	// A changed generate_run_trigger generates a run; removing it keeps the
+	// last one's id.
+	generate := m.GenerateRunTrigger != "" && (prior == nil || m.GenerateRunTrigger != prior.GenerateRunTrigger)
+	switch {
+	case prior != nil && !generate:
+		m.GeneratedRunID = prior.GeneratedRunID
+	default:
+		m.GeneratedRunID = ""
+	}
+	if generate { // checked before anything is written (plan could not, with values unknown then)
+		f, err := r.hub.Fleet(ctx)
+		if err != nil {
+			diags.AddError("Cannot read the fleet", err.Error())
+			return
+		}
+		if checkGenerate(diags, update.ResolveProfile(m.spec(), f.Regions, r.hub.Now())); diags.HasError() {
+			return
+		}
+	}
 	var p *hub.AutoUpgradeProfile
 	write := func(pre hub.Precondition) (err error) {
 		p, err = r.hub.PutAutoUpgradeProfile(ctx, hub.AutoUpgradeProfile{Meta: hub.Meta{Name: m.Name}, Spec: m.spec()}, pre)
@@ -349,37 +370,37 @@ func (r *autoUpgradeProfileResource) apply(ctx context.Context, op string, prior
 		hubError(diags, op, obj, err)
 		return
 	}
-	meta := p.Meta
 	m.ID = p.Name
+	m.Status = newProfileStatusDoc(p.Status)
 	if m.Preview == nil { // not known at plan (a strategy created by this apply)
 		strategy, _ := previewStrategy(ctx, r.hub, m.UpdateStrategyID, "profile", diags)
-		pp, ok := r.preview(ctx, m.Name, m.spec(), strategy, diags)
-		if !ok {
-			return
+		if pp, ok := r.preview(ctx, m.Name, m.spec(), strategy, diags); ok {
+			m.Preview = newProfilePreviewDoc(pp)
 		}
-		m.Preview = newProfilePreviewDoc(pp)
 	}
-	if prior != nil && m.GenerateRunTrigger == prior.GenerateRunTrigger {
-		m.GeneratedRunID = prior.GeneratedRunID
-	} else if m.GenerateRunTrigger != "" {
+	// Recorded before the run is generated: a profile written is tracked
+	// even if generating fails.
+	setState(state, m, diags)
+	saveVersion(ctx, private, p.Meta, diags)
+	if diags.HasError() {
+		return
+	}
+	if generate {
 		run, err := r.hub.GenerateUpdateRun(ctx, m.Name)
 		if err != nil {
 			hubError(diags, "generate an update run from", obj, err)
 			return
 		}
 		m.GeneratedRunID = run
-	} else {
-		m.GeneratedRunID = ""
 	}
 	got, err := r.hub.GetAutoUpgradeProfile(ctx, m.Name)
 	if err != nil {
 		hubError(diags, opRead, obj, err)
 		return
 	}
-	meta = got.Meta
 	m.Status = newProfileStatusDoc(got.Status)
 	setState(state, m, diags)
-	saveVersion(ctx, private, meta, diags)
+	saveVersion(ctx, private, got.Meta, diags)
 }
 
 // current reads the profile for conditionalWrite: its metadata, and whether

@@ -53,7 +53,7 @@ resource "aks_fleet_autoupgrade_profile" "rapid" {
 
 resource "aks_fleet_autoupgrade_profile" "off" {
   name     = "off"
-  channel  = "Stable"
+  channel  = "Rapid"
   disabled = true
 %s
 }
@@ -103,7 +103,7 @@ func TestAccAutoUpgradeProfile_previewTriggerGenerate(t *testing.T) {
 					})),
 					plancheck.ExpectKnownValue(rapid, attrPath("preview", "rollout", "members", "1. canary/canary/p-canary"),
 						knownvalue.StringExact("Upgrade 1.32.6 → 1.33.2, 2026-11-21 12:00 – 2026-11-21 12:00")),
-					plancheck.ExpectKnownValue(off, attrPath("preview", "kubernetes_version"), knownvalue.StringExact("1.32.6")),
+					plancheck.ExpectKnownValue(off, attrPath("preview", "kubernetes_version"), knownvalue.StringExact("1.33.2")),
 					plancheck.ExpectKnownValue(off, attrPath("generated_run_id"), knownvalue.Null()),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
@@ -132,8 +132,9 @@ func TestAccAutoUpgradeProfile_previewTriggerGenerate(t *testing.T) {
 					statecheck.ExpectKnownValue(rapid, attrPath("status", "last_trigger_status"), knownvalue.StringExact("Succeeded")),
 					statecheck.ExpectKnownValue(rapid, attrPath("status", "last_trigger_upgrade_versions"),
 						knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("1.33.5")})),
-					// Stable stays on 1.32.6, and the profile is disabled anyway.
+					// The same release enters the disabled profile's channel: nothing.
 					statecheck.ExpectKnownValue(off, attrPath("status", "runs"), knownvalue.ListExact(nil)),
+					statecheck.ExpectKnownValue(off, attrPath("status", "last_triggered_at"), knownvalue.Null()),
 					// The run completed: p-canary and p-prod are on 1.33.5 for good, p-old and p-ancient left as they were.
 					statecheck.ExpectKnownValue("data.aks_fleet_member_clusters.all", attrPath("clusters"), knownvalue.ListPartial(map[int]knownvalue.Check{
 						0: knownvalue.ObjectPartial(map[string]knownvalue.Check{"name": knownvalue.StringExact("p-ancient"), "kubernetes_version": knownvalue.StringExact("1.30.14")}),
@@ -164,6 +165,14 @@ func TestAccAutoUpgradeProfile_previewTriggerGenerate(t *testing.T) {
 				},
 			},
 			{
+				// Removing the trigger generates nothing and keeps the last run's id.
+				Config: profilesConfig(at(later), "", ""),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(off, attrPath("generated_run_id"), knownvalue.StringExact("off-20261123-120000")),
+					statecheck.ExpectKnownValue(off, attrPath("status", "runs"), knownvalue.ListSizeExact(1)),
+				},
+			},
+			{
 				ResourceName:            rapid,
 				ImportState:             true,
 				ImportStateVerify:       true,
@@ -175,6 +184,38 @@ func TestAccAutoUpgradeProfile_previewTriggerGenerate(t *testing.T) {
 				ImportStateId:           "/subscriptions/s/resourceGroups/rg/providers/Microsoft.ContainerService/fleets/f/autoUpgradeProfiles/rapid",
 				ImportStateVerify:       true,
 				ImportStateVerifyIgnore: []string{"preview", "status"},
+			},
+		},
+	})
+}
+
+// A profile's strategy is set when it is created: a strategy replaced (its
+// id unknown until apply) replaces the profile too.
+func TestAccAutoUpgradeProfile_newStrategyReplaces(t *testing.T) {
+	p := providerConfig(t, writeFleet(t, profilesFleet("")))
+	config := func(strategy string) string {
+		return p + fmt.Sprintf(`
+resource "aks_fleet_update_strategy" "s" {
+  name   = %q
+  stages = [{ name = "canary", groups = [{ name = "canary" }] }]
+}
+
+resource "aks_fleet_autoupgrade_profile" "p" {
+  name               = "p"
+  channel            = "Stable"
+  update_strategy_id = aks_fleet_update_strategy.s.id
+}
+`, strategy)
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviders,
+		Steps: []resource.TestStep{
+			{Config: config("first")},
+			{
+				Config: config("second"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("aks_fleet_autoupgrade_profile.p", plancheck.ResourceActionDestroyBeforeCreate),
+				}},
 			},
 		},
 	})

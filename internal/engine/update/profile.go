@@ -316,13 +316,25 @@ func (a *AutoUpgrade) leftBehind(m Member, to string, rel Releases) (reason, msg
 	}
 	target, terr := ParseVersion(to)
 	if !containsMinor(supported, cur) {
-		// Bring it to the oldest supported minor (or the target's minor
-		// below, when the target is known), one minor at a time.
-		goal := supported[len(supported)-1]
-		if terr == nil {
-			goal = Version{target.Major, target.Minor - 1, 0}
+		// Bring it, one minor at a time, to the lowest supported minor above
+		// its own, and at least to the one below the target's, never past it.
+		goal, found := Version{}, false
+		for i := len(supported) - 1; i >= 0 && !found; i-- {
+			if v := supported[i]; v.Major == cur.Major && v.Minor > cur.Minor {
+				goal, found = v, true
+			}
 		}
-		back = rel.path(cur, goal)
+		if terr == nil && target.Major == cur.Major {
+			if below := (Version{target.Major, target.Minor - 1, 0}); !found || goal.Less(below) {
+				goal, found = below, true
+			}
+			if target.Minor < goal.Minor {
+				goal = minorOf(target)
+			}
+		}
+		if found {
+			back = rel.path(cur, goal)
+		}
 		msg = fmt.Sprintf("not upgraded: %s is outside the supported minors (%s) and auto-upgrade leaves it as it is", cur.MinorString(), minorsString(supported))
 		return ReasonOutsideSupport, msg + bringBack(back, to), back
 	}
@@ -353,6 +365,9 @@ func bringBack(back []string, to string) string {
 		return ""
 	}
 	s := "; bring it back with a manual update run to " + strings.Join(back, ", then to ")
+	if to != "" && back[len(back)-1] == to {
+		return s + ", where the profile keeps it"
+	}
 	if to != "" {
 		return s + ", and the profile then takes it to " + to
 	}
@@ -409,11 +424,18 @@ func (pp ProfilePreview) Summary() string {
 func (p Preview) LeftBehind() int {
 	n := 0
 	for _, m := range p.Members() {
-		if m.Reason == ReasonOutsideSupport || m.Reason == ReasonAutoSkipsMinor {
+		if m.LeftBehind() {
 			n++
 		}
 	}
 	return n
+}
+
+// LeftBehind reports whether an auto-upgrade profile's run leaves the
+// member as it is: outside the supported minors, or more than one minor
+// behind the target.
+func (m MemberPreview) LeftBehind() bool {
+	return m.Reason == ReasonOutsideSupport || m.Reason == ReasonAutoSkipsMinor
 }
 
 // ProfilePreviewWarnings are the accepted-but-surprising aspects of a
@@ -431,8 +453,12 @@ func ProfilePreviewWarnings(pp ProfilePreview) []field.Warning {
 	}
 	var left []string
 	for _, m := range pp.Rollout.Members() {
-		if len(m.BringBack) > 0 {
+		switch {
+		case !m.LeftBehind():
+		case len(m.BringBack) > 0:
 			left = append(left, m.Name+" (to "+strings.Join(m.BringBack, ", then ")+" first)")
+		default:
+			left = append(left, m.Name)
 		}
 	}
 	if len(left) > 0 {
@@ -448,21 +474,25 @@ func ProfilePreviewWarnings(pp ProfilePreview) []field.Warning {
 const MaxTriggers = 20
 
 // ProfileTriggers are the moments in (since, now] at which an enabled
-// profile p, whose channel last resolved to seen (Resolution.Key), triggers:
-// each release in that span that moves the channel to a new target, and now
-// itself when the catalog changed without a release time in the span (a
-// release added with an earlier date). Each comes with the resolution at
+// profile p, whose channel last resolved to seen (Resolution.Key) at since,
+// triggers: each release in that span (of Kubernetes, or of node images for
+// channel NodeImage) that moves the channel to a new target, and now itself
+// when the catalog changed without such a release in the span (a release
+// added with an earlier date). Each comes with the resolution at
 // that instant, oldest first, at most MaxTriggers (the newest kept).
 func ProfileTriggers(p ProfileSpec, regions []fleet.Region, seen string, since, now time.Time) []Resolution {
 	if p.Disabled {
 		return nil
 	}
 	instants := map[time.Time]bool{now: true}
-	for _, r := range regions {
-		for _, k := range r.KubernetesVersions {
-			if k.ReleasedAt.After(since) && !k.ReleasedAt.After(now) {
-				instants[k.ReleasedAt] = true
+	for _, r := range regions { // the releases the channel's key depends on
+		if p.Channel != ChannelNodeImage {
+			for _, k := range r.KubernetesVersions {
+				if k.ReleasedAt.After(since) && !k.ReleasedAt.After(now) {
+					instants[k.ReleasedAt] = true
+				}
 			}
+			continue
 		}
 		for _, im := range r.NodeImages {
 			if im.ReleasedAt.After(since) && !im.ReleasedAt.After(now) {

@@ -123,6 +123,25 @@ func TestPreviewProfileMembers(t *testing.T) {
 	}
 }
 
+// An LTS target below a member's window: the way back ends at the target
+// itself, where the profile keeps the member (and the member counts as left
+// behind, with a warning naming it).
+func TestPreviewProfileLTSBringBack(t *testing.T) {
+	regs := []fleet.Region{seedRegion("eastus", k8s("1.26.9", t0.AddDate(0, -6, 0)))}
+	members := []Member{member("a-126", "eastus", "", "1.26.9", "202611.03.0")}
+	pp := PreviewProfile("lts", ProfileSpec{Channel: ChannelTargetKubernetesVersion, TargetKubernetesVersion: "1.27", LongTermSupport: true},
+		nil, members, regs, time.Minute, t0)
+	m := pp.Rollout.Members()[0]
+	want := "not upgraded: 1.26 is outside the supported minors (1.30, 1.29, 1.28, 1.27) and auto-upgrade leaves it as it is; " +
+		"bring it back with a manual update run to 1.27.16, where the profile keeps it"
+	if m.Reason != ReasonOutsideSupport || m.Message != want || !slices.Equal(m.BringBack, []string{"1.27.16"}) {
+		t.Errorf("got %s %q %v\nwant %q", m.Reason, m.Message, m.BringBack, want)
+	}
+	if ws := ProfilePreviewWarnings(pp); len(ws) != 1 || ws[0].ID != WarnMembersLeftBehind || !strings.Contains(ws[0].Message, "a-126 (to 1.27.16 first)") {
+		t.Errorf("warnings %+v", ws)
+	}
+}
+
 func TestPreviewProfileNodeImage(t *testing.T) {
 	regs := []fleet.Region{seedRegion("eastus")}
 	members := []Member{

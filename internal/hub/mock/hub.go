@@ -122,23 +122,23 @@ func (h *Hub) resolve(name string, data []byte) (*fleet.Fleet, error) {
 	if d := now.Sub(h.fleetAt); h.fleet != nil && d >= 0 && d < resolveGranularity {
 		return h.fleet, nil
 	}
-	build := func() (*fleet.Fleet, error) {
-		f, err := buildFleet(name, data, h.raw, now, h.epoch, h.trusted)
+	build := func(at time.Time) (*fleet.Fleet, error) {
+		f, err := buildFleet(name, data, h.raw, at, h.epoch, h.trusted)
 		if err != nil {
 			return nil, err
 		}
-		return f, h.applyUpgrades(f, now)
+		return f, h.applyUpgrades(f, at)
 	}
-	f, err := build()
+	f, err := build(now)
 	if err != nil {
 		return nil, err
 	}
 	// Profiles whose channel moved since they last looked start runs, which
 	// may already have upgraded clusters by now (designs/updates.md §5).
-	if fired, err := h.triggerProfiles(f, now); err != nil {
+	if fired, err := h.triggerProfiles(f, now, build); err != nil {
 		return nil, err
 	} else if fired {
-		if f, err = build(); err != nil {
+		if f, err = build(now); err != nil {
 			return nil, err
 		}
 	}

@@ -86,6 +86,9 @@ func (h *Hub) PutAutoUpgradeProfile(ctx context.Context, p hub.AutoUpgradeProfil
 		switch {
 		case err == nil:
 			r.Status = old.Status
+			if old.Trigger != nil && !retargeted(old.Spec, p.Spec) {
+				r.Trigger = old.Trigger // a release due now still triggers it
+			}
 		case !errors.Is(err, ErrNotFound):
 			return err
 		}
@@ -96,6 +99,13 @@ func (h *Hub) PutAutoUpgradeProfile(ctx context.Context, p hub.AutoUpgradeProfil
 		return nil, err
 	}
 	return r.object(rec.meta(p.Name)), nil
+}
+
+// retargeted reports whether a profile's change starts its channel afresh:
+// another channel, target or LTS choice, or a disabled profile enabled again.
+func retargeted(old, new update.ProfileSpec) bool {
+	return old.Channel != new.Channel || old.TargetKubernetesVersion != new.TargetKubernetesVersion ||
+		old.LongTermSupport != new.LongTermSupport || (old.Disabled && !new.Disabled)
 }
 
 // DeleteAutoUpgradeProfile removes a profile. Runs it generated stay.
@@ -159,71 +169,90 @@ func createProfileRunTx(tx *bolt.Tx, profile string, spec update.ProfileSpec, re
 }
 
 // triggerProfiles fires the triggers of every enabled profile due at now
-// over fleet f (update.ProfileTriggers): each creates the profile's run and
-// starts it at the trigger's instant with f's members. Several provider
+// (update.ProfileTriggers), oldest first, one per transaction: each creates
+// the profile's run and starts it at the trigger's instant, with the members
+// as they were then (the fleet built at that instant, with the upgrades
+// completed by then, those of earlier triggers included). What happened
+// therefore does not depend on when the hub is read. Several provider
 // processes may look at once: the store serialises writers, and each
-// re-reads the profile's last key in its transaction, so a release
-// triggers once. It reports whether it wrote anything.
-func (h *Hub) triggerProfiles(f *fleet.Fleet, now time.Time) (bool, error) {
-	due := false
-	err := h.store.View(func(tx *bolt.Tx) error {
-		return forEachProfileTx(tx, func(name string, p *profileRecord, rec Record) error {
-			if len(profileTriggersOf(p, rec, f, now)) > 0 {
-				due = true
-			}
-			return nil
-		})
-	})
-	if err != nil || !due {
-		return false, err
-	}
-	members := update.Members(f)
+// re-checks in its transaction that the trigger is still due, so a release
+// triggers once. build makes the fleet at an instant; f is the fleet at
+// now. It reports whether it wrote anything.
+func (h *Hub) triggerProfiles(f *fleet.Fleet, now time.Time, build func(time.Time) (*fleet.Fleet, error)) (bool, error) {
 	fired := false
-	err = h.store.Update(func(tx *bolt.Tx) error {
-		type change struct {
-			name string
-			p    *profileRecord
+	for range maxTriggersPerRead {
+		name, res, ok, err := h.nextTrigger(f, now)
+		if err != nil || !ok {
+			return fired, err
 		}
-		var changes []change
-		err := forEachProfileTx(tx, func(name string, p *profileRecord, rec Record) error {
-			triggers := profileTriggersOf(p, rec, f, now)
-			if len(triggers) == 0 {
-				return nil
-			}
-			for _, res := range triggers {
-				p.Status = update.ProfileStatus{LastTriggeredAt: res.At, LastTriggerUpgradeVersions: res.UpgradeVersions()}
-				run, err := createProfileRunTx(tx, name, p.Spec, res, now)
-				var invalid *hub.InvalidError
-				switch {
-				case errors.As(err, &invalid): // e.g. its strategy was deleted: the trigger fails
-					p.Status.LastTriggerStatus, p.Status.LastTriggerError = update.TriggerFailed, invalid.Reason
-				case err != nil:
-					return err
-				default:
-					ev := runEvent{Action: update.ActionStart, At: res.At, Members: members}
-					if _, err := saveTx(tx, bucketRunEvents, run, &runEventsRecord{Events: []runEvent{ev}}, Precondition{}, now, true); err != nil {
-						return err
-					}
-					p.Status.LastTriggerStatus, p.Status.LastRun = update.TriggerSucceeded, run
-				}
-				p.Trigger = &profileTrigger{Key: res.Key(), At: res.At}
-			}
-			p.Trigger.At = now
-			changes = append(changes, change{name, p})
-			return nil
-		})
+		then, err := build(res.At)
+		if err != nil {
+			return fired, err
+		}
+		ok, err = h.fireTrigger(name, res, then, f, now)
+		fired = fired || ok
+		if err != nil {
+			return fired, err
+		}
+	}
+	return fired, nil
+}
+
+// fireTrigger fires profile name's trigger res, which the caller saw due at
+// now over fleet f, with the members of then (the fleet at res.At), in one
+// transaction that first checks that it is still due: a process that saw
+// it due but fires it after another did fires nothing. It reports whether
+// it wrote anything.
+func (h *Hub) fireTrigger(name string, res update.Resolution, then, f *fleet.Fleet, now time.Time) (fired bool, err error) {
+	err = h.store.Update(func(tx *bolt.Tx) error {
+		p, rec, err := loadTx[profileRecord](tx, bucketProfiles, name)
+		if errors.Is(err, ErrNotFound) {
+			return nil // deleted meanwhile
+		}
 		if err != nil {
 			return err
 		}
-		for _, c := range changes { // the profile's spec is unchanged: same generation
-			if _, err := saveTx(tx, bucketProfiles, c.name, c.p, Precondition{}, now, false); err != nil {
+		due := profileTriggersOf(p, rec, f, now)
+		if len(due) == 0 || !due[0].At.Equal(res.At) || due[0].Key() != res.Key() {
+			return nil // another process fired it meanwhile
+		}
+		p.Status = update.ProfileStatus{LastTriggeredAt: res.At, LastTriggerUpgradeVersions: res.UpgradeVersions()}
+		run, err := createProfileRunTx(tx, name, p.Spec, res, now)
+		var invalid *hub.InvalidError
+		switch {
+		case errors.As(err, &invalid): // e.g. its strategy was deleted: the trigger fails
+			p.Status.LastTriggerStatus, p.Status.LastTriggerError = update.TriggerFailed, invalid.Reason
+		case err != nil:
+			return err
+		default:
+			ev := runEvent{Action: update.ActionStart, At: res.At, Members: update.Members(then)}
+			if _, err := saveTx(tx, bucketRunEvents, run, &runEventsRecord{Events: []runEvent{ev}}, Precondition{}, now, true); err != nil {
 				return err
 			}
+			p.Status.LastTriggerStatus, p.Status.LastRun = update.TriggerSucceeded, run
 		}
-		fired = len(changes) > 0
-		return nil
+		p.Trigger = &profileTrigger{Key: res.Key(), At: res.At}
+		fired = true
+		_, err = saveTx(tx, bucketProfiles, name, p, Precondition{}, now, false) // the spec is unchanged: same generation
+		return err
 	})
 	return fired, err
+}
+
+// maxTriggersPerRead bounds the triggers one read fires (the rest wait for the next).
+const maxTriggersPerRead = 50
+
+// nextTrigger is the oldest trigger due at now over all enabled profiles.
+func (h *Hub) nextTrigger(f *fleet.Fleet, now time.Time) (name string, res update.Resolution, ok bool, err error) {
+	err = h.store.View(func(tx *bolt.Tx) error {
+		return forEachProfileTx(tx, func(n string, p *profileRecord, rec Record) error {
+			if due := profileTriggersOf(p, rec, f, now); len(due) > 0 && (!ok || due[0].At.Before(res.At)) {
+				name, res, ok = n, due[0], true
+			}
+			return nil
+		})
+	})
+	return name, res, ok, err
 }
 
 // profileTriggersOf are the triggers of stored profile p due at now. A

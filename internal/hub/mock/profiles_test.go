@@ -3,6 +3,7 @@ package mock
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -142,9 +143,9 @@ func TestProfileTriggersOnRelease(t *testing.T) {
 		}
 	}
 
-	// A release added to the catalog later, with an earlier date, triggers
-	// when the hub first sees it.
-	writeInventory(t, dir, profileInventory("      - { version: 1.31.3, released_at: \"2026-11-21T15:00:00Z\" }\n"))
+	// A release added to the catalog later, dated before the profile's last
+	// trigger, triggers when the hub first sees it.
+	writeInventory(t, dir, profileInventory("      - { version: 1.31.3, released_at: \"2026-11-21T12:30:00Z\" }\n"))
 	h4 := profileHub(t, dir, testNow.Add(72*time.Hour))
 	p, _ = h4.GetAutoUpgradeProfile(ctx, "rapid")
 	if !slices.Equal(p.Status.Runs, []string{"rapid-20261121-130000", "rapid-20261124-120000"}) || !p.Status.LastTriggeredAt.Equal(testNow.Add(72*time.Hour)) {
@@ -157,22 +158,57 @@ func TestProfileTriggersOnceAcrossProcesses(t *testing.T) {
 	dir := t.TempDir()
 	writeInventory(t, dir, profileInventory(""))
 	putProfile(t, profileHub(t, dir, testNow), "rapid", update.ProfileSpec{Channel: update.ChannelRapid})
-	var hubs []*Hub
-	for range 4 {
-		hubs = append(hubs, profileHub(t, dir, testNow.Add(24*time.Hour)))
-	}
+	// Four processes start at once, a day on: each opening resolves the
+	// fleet, which fires the trigger due.
+	hubs := make([]*Hub, 4)
 	var wg sync.WaitGroup
-	for _, h := range hubs {
+	for i := range hubs {
 		wg.Go(func() {
+			d := 10 * time.Minute
+			h, err := New(Config{FleetFile: filepath.Join(dir, "fleet.yaml"), StatePath: filepath.Join(dir, "state.db"),
+				Clock: ClockConfig{Mode: ClockFixed, Time: testNow.Add(24 * time.Hour)}, UpgradeDuration: &d})
+			if err != nil {
+				t.Error(err)
+				return
+			}
 			if _, err := h.GetAutoUpgradeProfile(context.Background(), "rapid"); err != nil {
 				t.Error(err)
 			}
+			hubs[i] = h
 		})
 	}
 	wg.Wait()
+	if t.Failed() {
+		t.FailNow()
+	}
 	p, err := hubs[0].GetAutoUpgradeProfile(context.Background(), "rapid")
 	if err != nil || len(p.Status.Runs) != 1 {
 		t.Fatalf("runs %v, %v; want exactly one", p.Status.Runs, err)
+	}
+}
+
+// The race itself, made certain: two processes both see a trigger due; the
+// one that fires it second (its transaction after the other's) fires nothing.
+func TestProfileTriggerFiredOnce(t *testing.T) {
+	dir := t.TempDir()
+	writeInventory(t, dir, profileInventory(""))
+	a := profileHub(t, dir, testNow.Add(24*time.Hour)) // no profile yet: nothing due when it opens
+	putProfile(t, profileHub(t, dir, testNow), "rapid", update.ProfileSpec{Channel: update.ChannelRapid})
+	b := profileHub(t, dir, testNow.Add(24*time.Hour)) // fires it when it opens
+	f, err := a.Fleet(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What a saw before b fired: the trigger as it was due.
+	res := update.ProfileTriggers(update.ProfileSpec{Channel: update.ChannelRapid}, f.Regions, "1.30.4", testNow, a.Now())
+	if len(res) != 1 {
+		t.Fatalf("due: %+v", res)
+	}
+	if fired, err := a.fireTrigger("rapid", res[0], f, f, a.Now()); err != nil || fired {
+		t.Fatalf("the second process fired it again: %v %v", fired, err)
+	}
+	if p, _ := b.GetAutoUpgradeProfile(context.Background(), "rapid"); len(p.Status.Runs) != 1 {
+		t.Fatalf("runs %v, want exactly one", p.Status.Runs)
 	}
 }
 
@@ -215,5 +251,32 @@ func TestGenerateUpdateRunFromProfile(t *testing.T) {
 	var invalid *hub.InvalidError
 	if _, err := h.GenerateUpdateRun(ctx, "lts"); err == nil || !errors.As(err, &invalid) {
 		t.Fatalf("generate from a channel that resolves to nothing: %v", err)
+	}
+}
+
+// A triggered run sees the members as they were at its instant: two
+// releases a day apart, read once two days later, upgrade a member through
+// both (1.30.4 → 1.31.2 → 1.32.0), as reading after each would.
+func TestProfileTriggersInOrder(t *testing.T) {
+	doc := profileInventory("      - { version: 1.32.0, released_at: \"2026-11-22T13:00:00Z\" }\n")
+	final := map[string]string{}
+	for _, reads := range [][]time.Duration{{48 * time.Hour}, {24 * time.Hour, 48 * time.Hour}} {
+		dir := t.TempDir()
+		writeInventory(t, dir, doc)
+		putProfile(t, profileHub(t, dir, testNow), "rapid", update.ProfileSpec{Channel: update.ChannelRapid})
+		var h *Hub
+		for _, d := range reads {
+			h = profileHub(t, dir, testNow.Add(d))
+			if _, err := h.GetAutoUpgradeProfile(context.Background(), "rapid"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		final[fmt.Sprint(reads)] = versions(t, h)
+	}
+	want := "member-a=1.32.0/202611.21.0 member-b=1.32.0/202611.21.0 member-c=1.29.9/202610.27.0" // no node-image profile: member-c untouched
+	for reads, got := range final {
+		if got != want {
+			t.Errorf("read at %s: %s, want %s", reads, got, want)
+		}
 	}
 }

@@ -256,6 +256,9 @@ func (h *Hub) applyUpgrades(f *fleet.Fleet, now time.Time) error {
 	}
 	sort.SliceStable(ups, func(i, j int) bool { return ups[i].At.Before(ups[j].At) })
 	for _, u := range ups {
+		if u.At.After(now) { // the fleet as it was at an earlier instant (a trigger's)
+			continue
+		}
 		c, ok := f.Cluster(u.cluster)
 		if !ok {
 			continue
