@@ -2,7 +2,9 @@
 # make bench-plan: 200 PickN placements over a 5,000-cluster fleet, planned
 # and applied by terraform-provider-aks and, side by side on the same CLI, 200
 # resources of a minimal terraform-plugin-framework provider (tools/benchmin,
-# the floor every framework provider sits on). Prints medians and ratios.
+# the floor every framework provider sits on), and 200 of a provider that does
+# no work but carries state shaped as a placement's (tools/benchshape: the
+# framework's floor for that shape). Prints medians and ratios.
 #
 #   scripts/bench-plan.sh                    defaults: 200 placements, 5000 clusters, 3 runs
 #   PLACEMENTS=50 CLUSTERS=1000 RUNS=5 scripts/bench-plan.sh
@@ -21,12 +23,14 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 echo "==> building the providers" >&2
-(cd "$root" && go build -o "$work/bin/terraform-provider-aks" . && go build -o "$work/bin/terraform-provider-benchmin" ./tools/benchmin)
+(cd "$root" && go build -o "$work/bin/terraform-provider-aks" . && go build -o "$work/bin/terraform-provider-benchmin" ./tools/benchmin &&
+  go build -o "$work/bin/terraform-provider-benchshape" ./tools/benchshape)
 cat >"$work/dev.tfrc" <<RC
 provider_installation {
   dev_overrides {
     "registry.terraform.io/fleetform/aks"    = "$work/bin"
     "registry.terraform.io/bench/benchmin" = "$work/bin"
+    "registry.terraform.io/bench/benchshape" = "$work/bin"
   }
   direct {}
 }
@@ -36,7 +40,7 @@ export TF_CLI_CONFIG_FILE="$work/dev.tfrc" TF_IN_AUTOMATION=1 CHECKPOINT_DISABLE
 echo "==> generating a $clusters-cluster fleet" >&2
 (cd "$root" && go run ./tools/fleetgen -clusters "$clusters" >"$work/fleet.yaml")
 
-mkdir -p "$work/aks" "$work/min"
+mkdir -p "$work/aks" "$work/min" "$work/shape"
 cat >"$work/aks/main.tf" <<EOF
 terraform {
   required_providers {
@@ -84,6 +88,33 @@ resource "benchmin_item" "app" {
   name  = "app-\${count.index}"
 }
 EOF
+cat >"$work/shape/main.tf" <<EOF
+terraform {
+  required_providers {
+    benchshape = { source = "bench/benchshape" }
+  }
+}
+locals {
+  envs  = ["prod", "staging", "dev"]
+  tiers = ["gold", "silver", "bronze"]
+}
+resource "benchshape_item" "app" {
+  count = $placements
+  name  = "app-\${count.index}"
+  policy = {
+    placement_type     = "PickN"
+    number_of_clusters = 3 + count.index % 5
+    affinity = {
+      required = [{ label_selector = { match_labels = { env = local.envs[count.index % 3] } } }]
+      preferred = [
+        { weight = 40, preference = { label_selector = { match_labels = { tier = local.tiers[count.index % 3] } } } },
+        { weight = 60, preference = { property_sorter = { name = "kubernetes.azure.com/per-cpu-core-cost", sort_order = "Ascending" } } },
+      ]
+    }
+    tolerations = [{ key = "dedicated", operator = "Exists" }]
+  }
+}
+EOF
 
 # peak_rss_mb BINARY_NAME CMD...: runs CMD, prints "seconds peak_mb" of it
 # (peak: the largest VmHWM of any process running BINARY_NAME meanwhile).
@@ -114,8 +145,8 @@ median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a
 declare -A secs rss
 for i in $(seq "$runs"); do
   echo "==> run $i of $runs" >&2
-  for side in aks min; do
-    bin=terraform-provider-aks; [[ $side == min ]] && bin=terraform-provider-benchmin
+  for side in aks min shape; do
+    bin=terraform-provider-$side; [[ $side == aks ]] || bin=terraform-provider-bench$side
     dir="$work/$side"
     rm -rf "$dir/terraform.tfstate" "$dir/terraform.tfstate.backup" "$dir/state.db"
     read -r s m < <(measure "$bin" "$tf" -chdir="$dir" plan -refresh=false -input=false -lock=false)
@@ -140,13 +171,15 @@ rm -rf "$work/aks/terraform.tfstate" "$work/aks/state.db"
 planlines=$("$tf" -chdir="$work/aks" plan -refresh=false -input=false -lock=false -no-color 2>/dev/null | wc -l)
 
 printf '\n%d placements over %d clusters, %s, medians of %d runs\n\n' "$placements" "$clusters" "$("$tf" version | head -1)" "$runs"
-printf '| step | aks (s) | minimal (s) | ratio | aks provider peak RSS (MB) |\n|---|---|---|---|---|\n'
+printf '| step | aks (s) | minimal (s) | ratio | placement-shaped no-op (s) | its ratio | aks provider peak RSS (MB) |\n|---|---|---|---|---|---|---|\n'
 for step in plan apply replan destroy; do
   a=$(tr ' ' '\n' <<<"${secs[aks.$step]}" | grep . | median)
   b=$(tr ' ' '\n' <<<"${secs[min.$step]}" | grep . | median)
+  c=$(tr ' ' '\n' <<<"${secs[shape.$step]}" | grep . | median)
   r=$(tr ' ' '\n' <<<"${rss[aks.$step]}" | grep . | sort -n | tail -1)
   label=$step; [[ $step == plan ]] && label="plan -refresh=false (create)"; [[ $step == replan ]] && label="plan after apply (refresh)"
-  printf '| %s | %.2f | %.2f | %.1f× | %s |\n' "$label" "$a" "$b" "$(awk -v a="$a" -v b="$b" 'BEGIN {print a / b}')" "$r"
+  printf '| %s | %.2f | %.2f | %.1f× | %.2f | %.1f× | %s |\n' "$label" "$a" "$b" "$(awk -v a="$a" -v b="$b" 'BEGIN {print a / b}')" \
+    "$c" "$(awk -v c="$c" -v b="$b" 'BEGIN {print c / b}')" "$r"
 done
 printf '\nmock database: %s KB after apply, %s KB after destroy\n' "$size" "$after"
 printf 'plan output (create): %d lines, %.0f per placement\n' "$planlines" "$(awk -v a="$planlines" -v b="$placements" 'BEGIN {print a / b}')"
