@@ -3,7 +3,7 @@
 # and applied by terraform-provider-aks and, side by side on the same CLI, 200
 # resources of a minimal terraform-plugin-framework provider (tools/benchmin,
 # the floor every framework provider sits on), and 200 of a provider that does
-# no work but carries state shaped as a placement's (tools/benchshape: the
+# no work but carries state shaped as a placement's (benchmin_shaped: the
 # framework's floor for that shape). Prints medians and ratios.
 #
 #   scripts/bench-plan.sh                    defaults: 200 placements, 5000 clusters, 3 runs
@@ -23,14 +23,12 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 echo "==> building the providers" >&2
-(cd "$root" && go build -o "$work/bin/terraform-provider-aks" . && go build -o "$work/bin/terraform-provider-benchmin" ./tools/benchmin &&
-  go build -o "$work/bin/terraform-provider-benchshape" ./tools/benchshape)
+(cd "$root" && go build -o "$work/bin/terraform-provider-aks" . && go build -o "$work/bin/terraform-provider-benchmin" ./tools/benchmin)
 cat >"$work/dev.tfrc" <<RC
 provider_installation {
   dev_overrides {
     "registry.terraform.io/fleetform/aks"    = "$work/bin"
     "registry.terraform.io/bench/benchmin" = "$work/bin"
-    "registry.terraform.io/bench/benchshape" = "$work/bin"
   }
   direct {}
 }
@@ -41,6 +39,23 @@ echo "==> generating a $clusters-cluster fleet" >&2
 (cd "$root" && go run ./tools/fleetgen -clusters "$clusters" >"$work/fleet.yaml")
 
 mkdir -p "$work/aks" "$work/min" "$work/shape"
+# The placements' policy, the same in the aks and the placement-shaped configurations.
+locals='locals {
+  envs  = ["prod", "staging", "dev"]
+  tiers = ["gold", "silver", "bronze"]
+}'
+policy='  policy = {
+    placement_type     = "PickN"
+    number_of_clusters = 3 + count.index % 5
+    affinity = {
+      required = [{ label_selector = { match_labels = { env = local.envs[count.index % 3] } } }]
+      preferred = [
+        { weight = 40, preference = { label_selector = { match_labels = { tier = local.tiers[count.index % 3] } } } },
+        { weight = 60, preference = { property_sorter = { name = "kubernetes.azure.com/per-cpu-core-cost", sort_order = "Ascending" } } },
+      ]
+    }
+    tolerations = [{ key = "dedicated", operator = "Exists" }]
+  }'
 cat >"$work/aks/main.tf" <<EOF
 terraform {
   required_providers {
@@ -55,26 +70,12 @@ provider "aks" {
     clock_time = "2026-11-21T12:00:00Z"
   }
 }
-locals {
-  envs  = ["prod", "staging", "dev"]
-  tiers = ["gold", "silver", "bronze"]
-}
+$locals
 resource "aks_fleet_placement" "app" {
   count              = $placements
   name               = "app-\${count.index}"
   resource_selectors = [{ version = "v1", kind = "Namespace", name = "app-\${count.index}" }]
-  policy = {
-    placement_type     = "PickN"
-    number_of_clusters = 3 + count.index % 5
-    affinity = {
-      required = [{ label_selector = { match_labels = { env = local.envs[count.index % 3] } } }]
-      preferred = [
-        { weight = 40, preference = { label_selector = { match_labels = { tier = local.tiers[count.index % 3] } } } },
-        { weight = 60, preference = { property_sorter = { name = "kubernetes.azure.com/per-cpu-core-cost", sort_order = "Ascending" } } },
-      ]
-    }
-    tolerations = [{ key = "dedicated", operator = "Exists" }]
-  }
+$policy
 }
 EOF
 cat >"$work/min/main.tf" <<EOF
@@ -91,28 +92,14 @@ EOF
 cat >"$work/shape/main.tf" <<EOF
 terraform {
   required_providers {
-    benchshape = { source = "bench/benchshape" }
+    benchmin = { source = "bench/benchmin" }
   }
 }
-locals {
-  envs  = ["prod", "staging", "dev"]
-  tiers = ["gold", "silver", "bronze"]
-}
-resource "benchshape_item" "app" {
+$locals
+resource "benchmin_shaped" "app" {
   count = $placements
   name  = "app-\${count.index}"
-  policy = {
-    placement_type     = "PickN"
-    number_of_clusters = 3 + count.index % 5
-    affinity = {
-      required = [{ label_selector = { match_labels = { env = local.envs[count.index % 3] } } }]
-      preferred = [
-        { weight = 40, preference = { label_selector = { match_labels = { tier = local.tiers[count.index % 3] } } } },
-        { weight = 60, preference = { property_sorter = { name = "kubernetes.azure.com/per-cpu-core-cost", sort_order = "Ascending" } } },
-      ]
-    }
-    tolerations = [{ key = "dedicated", operator = "Exists" }]
-  }
+$policy
 }
 EOF
 
@@ -146,7 +133,7 @@ declare -A secs rss
 for i in $(seq "$runs"); do
   echo "==> run $i of $runs" >&2
   for side in aks min shape; do
-    bin=terraform-provider-$side; [[ $side == aks ]] || bin=terraform-provider-bench$side
+    bin=terraform-provider-benchmin; [[ $side == aks ]] && bin=terraform-provider-aks
     dir="$work/$side"
     rm -rf "$dir/terraform.tfstate" "$dir/terraform.tfstate.backup" "$dir/state.db"
     read -r s m < <(measure "$bin" "$tf" -chdir="$dir" plan -refresh=false -input=false -lock=false)

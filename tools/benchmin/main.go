@@ -1,7 +1,9 @@
 // Command benchmin is the floor every terraform-plugin-framework provider
 // sits on: one resource that stores its input and computes an id, nothing
-// else. scripts/bench-plan.sh runs it beside terraform-provider-aks on the
-// same CLI so that the aks provider's cost is reported as a ratio to it.
+// else (benchmin_item), and one that does no work but carries state shaped
+// as an aks_fleet_placement's (benchmin_shaped, shaped.go).
+// scripts/bench-plan.sh runs both beside terraform-provider-aks on the same
+// CLI so that the aks provider's cost is reported as ratios to them.
 package main
 
 import (
@@ -39,7 +41,7 @@ func (benchProvider) Configure(context.Context, provider.ConfigureRequest, *prov
 }
 
 func (benchProvider) Resources(context.Context) []func() resource.Resource {
-	return []func() resource.Resource{func() resource.Resource { return item{} }}
+	return []func() resource.Resource{func() resource.Resource { return item{} }, func() resource.Resource { return shaped{} }}
 }
 
 func (benchProvider) DataSources(context.Context) []func() datasource.DataSource { return nil }

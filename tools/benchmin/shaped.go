@@ -1,23 +1,11 @@
-// Command benchshape is the floor of terraform-plugin-framework for the
-// shape of aks_fleet_placement's state: one resource that does no work but
-// carries values shaped as a placement's (the policy as nested attributes,
-// about 38 values; a preview of two maps and a summary, 33; a status with
-// 25 structured decisions, 155), computed from nothing. scripts/bench-plan.sh
-// runs it beside terraform-provider-aks and tools/benchmin on the same CLI:
-// what it costs above benchmin is the framework's and the CLI's price for
-// the shape, whatever a provider computes (issue 10).
 package main
 
 import (
 	"context"
 	"fmt"
-	"log"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
-	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/provider"
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -25,30 +13,14 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-func main() {
-	err := providerserver.Serve(context.Background(), func() provider.Provider { return p{} }, providerserver.ServeOpts{
-		Address: "registry.terraform.io/bench/benchshape", ProtocolVersion: 6})
-	if err != nil {
-		log.Fatal(err)
-	}
-}
+// shaped is benchmin_shaped: no work, state shaped as an aks_fleet_placement's
+// (the policy as nested attributes, about 38 values; a preview of two maps
+// and a summary, 33; a status with 25 structured decisions, 155), computed
+// from nothing: the framework's and the CLI's price for that shape.
+type shaped struct{}
 
-type p struct{}
-
-func (p) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
-	resp.TypeName = "benchshape"
-}
-func (p) Schema(context.Context, provider.SchemaRequest, *provider.SchemaResponse)          {}
-func (p) Configure(context.Context, provider.ConfigureRequest, *provider.ConfigureResponse) {}
-func (p) Resources(context.Context) []func() resource.Resource {
-	return []func() resource.Resource{func() resource.Resource { return item{} }}
-}
-func (p) DataSources(context.Context) []func() datasource.DataSource { return nil }
-
-type item struct{}
-
-func (item) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_item"
+func (shaped) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_shaped"
 }
 
 var decisionAttrs = map[string]schema.Attribute{
@@ -59,7 +31,7 @@ var decisionAttrs = map[string]schema.Attribute{
 var decisionType = types.ObjectType{AttrTypes: map[string]attr.Type{"cluster_name": types.StringType, "selected": types.BoolType,
 	"reason": types.StringType, "affinity_score": types.Int64Type, "topology_spread_score": types.Int64Type}}
 
-func (item) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+func (shaped) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	str := func() schema.StringAttribute { return schema.StringAttribute{Optional: true} }
 	resp.Schema = schema.Schema{Attributes: map[string]schema.Attribute{
 		"id":   schema.StringAttribute{Computed: true, PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
@@ -93,7 +65,7 @@ func (item) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.S
 	}}
 }
 
-func (item) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+func (shaped) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() || !req.State.Raw.IsNull() {
 		return
 	}
@@ -122,17 +94,17 @@ func status() types.Object {
 		map[string]attr.Value{"decisions": types.ListValueMust(decisionType, ds), "message": types.StringValue("found all cluster needed")})
 }
 
-func (item) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+func (shaped) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	resp.State.Raw = req.Plan.Raw
 	var name types.String
 	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("name"), &name)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), name)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("status"), status())...)
 }
-func (item) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+func (shaped) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	resp.State.Raw = req.State.Raw
 }
-func (item) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+func (shaped) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	resp.State.Raw = req.Plan.Raw
 }
-func (item) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {}
+func (shaped) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {}
