@@ -210,7 +210,10 @@ func (p Preview) Summary() string {
 func (m MemberPreview) Line() string {
 	var b strings.Builder
 	b.WriteString(m.Outcome)
-	if m.From != "" || m.To != "" {
+	switch {
+	case m.To == "" && m.From != "": // never reached: what it stays on
+		fmt.Fprintf(&b, " %s", m.From)
+	case m.From != "" || m.To != "":
 		fmt.Fprintf(&b, " %s → %s", m.From, m.To)
 	}
 	switch m.Outcome {

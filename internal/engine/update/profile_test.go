@@ -230,3 +230,12 @@ func BenchmarkPreviewProfile1000Members20Regions(b *testing.B) {
 		}
 	}
 }
+
+// A member the rollout never reaches says what it stays on, with no arrow
+// to an empty version.
+func TestMemberLineNotReached(t *testing.T) {
+	m := MemberPreview{Outcome: OutcomePending, Reason: ReasonNotReached, From: "1.31.10", Message: "not reached: an earlier stage waits"}
+	if got := m.Line(); got != "Pending 1.31.10 (not reached: an earlier stage waits)" {
+		t.Errorf("%q", got)
+	}
+}
