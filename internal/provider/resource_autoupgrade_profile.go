@@ -379,8 +379,16 @@ func (r *autoUpgradeProfileResource) apply(ctx context.Context, op string, prior
 		}
 	}
 	// Recorded before the run is generated: a profile written is tracked
-	// even if generating fails.
-	setState(state, m, diags)
+	// even if generating fails, with the trigger as it was, so that the next
+	// apply tries again.
+	written := m
+	if generate {
+		written.GenerateRunTrigger = ""
+		if prior != nil {
+			written.GenerateRunTrigger, written.GeneratedRunID = prior.GenerateRunTrigger, prior.GeneratedRunID
+		}
+	}
+	setState(state, written, diags)
 	saveVersion(ctx, private, p.Meta, diags)
 	if diags.HasError() {
 		return
@@ -434,8 +442,9 @@ func (r *autoUpgradeProfileResource) Read(ctx context.Context, req resource.Read
 	m.ID, m.Name = p.Name, p.Name
 	if !sameSpec(prior.spec(), p.Spec, update.ProfileWithDefaults) { // imported, or changed outside Terraform
 		m.setSpec(adoptSpec(p.Spec, prior.spec(), update.ProfileWithDefaults))
+		m.Preview = nil // it described the spec Terraform wrote
 	}
-	if m.Preview == nil { // imported: preview the profile the hub holds
+	if m.Preview == nil { // imported or changed: preview the profile the hub holds
 		strategy, _ := previewStrategy(ctx, r.hub, m.UpdateStrategyID, "profile", &resp.Diagnostics)
 		pp, ok := r.preview(ctx, m.Name, m.spec(), strategy, &resp.Diagnostics)
 		if !ok {

@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +14,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/update"
+	"github.com/fleetform/terraform-provider-aks/internal/hub"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/mock"
 )
 
 // profilesFleet: N = 1.33 at the test clock (1.34.0 is a preview), so
@@ -221,6 +227,68 @@ resource "aks_fleet_autoupgrade_profile" "p" {
 	})
 }
 
+// A profile changed outside Terraform is adopted with the preview of what
+// the hub holds (not the preview of what Terraform last wrote); a trigger
+// change whose run cannot be generated fails at plan, and the same trigger
+// generates once the configuration allows it.
+func TestAccAutoUpgradeProfile_driftAndRefusedTrigger(t *testing.T) {
+	fleetFile := writeFleet(t, profilesFleet(""))
+	state := filepath.Join(t.TempDir(), "state.db")
+	p := providerConfigAt(state, fleetFile, testClock)
+	config := func(trigger, channel string) string {
+		return p + fmt.Sprintf(`
+resource "aks_fleet_autoupgrade_profile" "p" {
+  name                 = "p"
+  generate_run_trigger = %q
+  %s
+}
+`, trigger, channel)
+	}
+	addr := "aks_fleet_autoupgrade_profile.p"
+	h := func() *mock.Hub {
+		at, _ := time.Parse(time.RFC3339, testClock)
+		hh, err := mock.New(mock.Config{FleetFile: fleetFile, StatePath: state, Clock: mock.ClockConfig{Mode: mock.ClockFixed, Time: at}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return hh
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviders,
+		Steps: []resource.TestStep{
+			{Config: config("1", `channel = "Rapid"`)},
+			{
+				// The profile is switched to Stable behind Terraform's back: the
+				// refresh adopts it, with Stable's preview, so the plan that brings
+				// it back to Rapid shows what Rapid would do.
+				PreConfig: func() {
+					if _, err := h().PutAutoUpgradeProfile(context.Background(), hub.AutoUpgradeProfile{Meta: hub.Meta{Name: "p"},
+						Spec: update.ProfileSpec{Channel: update.ChannelStable}}, hub.Precondition{}); err != nil {
+						t.Fatal(err)
+					}
+				},
+				RefreshState:       true,
+				ExpectNonEmptyPlan: true, // the configuration still says Rapid: the plan brings it back
+				Check: resource.ComposeTestCheckFunc(
+					resource.TestCheckResourceAttr(addr, "channel", "Stable"),
+					resource.TestCheckResourceAttr(addr, "preview.kubernetes_version", "1.32.6"),
+				),
+			},
+			{
+				Config:      config("2", "channel = \"TargetKubernetesVersion\"\n  target_kubernetes_version = \"1.27\""),
+				ExpectError: expectError("generate_run_trigger: channel TargetKubernetesVersion resolves to nothing now"),
+			},
+			{
+				// Trigger "2" with a channel that has a target: generated.
+				Config: config("2", `channel = "Rapid"`),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, attrPath("generated_run_id"), knownvalue.StringExact("p-20261121-120000-2")),
+				},
+			},
+		},
+	})
+}
+
 // Every rule of designs/updates.md §5 fails at plan with its attribute path.
 func TestAccAutoUpgradeProfile_validation(t *testing.T) {
 	p := providerConfig(t, "")
@@ -327,4 +395,62 @@ output "state" {
 	if out := run("plan", "-input=false", "-no-color", "-detailed-exitcode"); !strings.Contains(out, "No changes.") {
 		t.Errorf("plan after apply is not empty:\n%s", out)
 	}
+}
+
+// failingGenerate fails GenerateUpdateRun while *fail is set.
+type failingGenerate struct {
+	hub.Hub
+	fail *bool
+}
+
+func (h failingGenerate) GenerateUpdateRun(ctx context.Context, profile string) (string, error) {
+	if *h.fail {
+		return "", errors.New("the service is unavailable")
+	}
+	return h.Hub.GenerateUpdateRun(ctx, profile)
+}
+
+// A run the hub fails to generate after the profile was written fails the
+// apply; the profile is tracked with the trigger it had, so the next apply
+// generates the run, and the id of the last generated run is not lost.
+func TestAccAutoUpgradeProfile_generateRetried(t *testing.T) {
+	fail := false
+	p := providerConfig(t, writeFleet(t, profilesFleet("")))
+	config := func(trigger string) string {
+		return p + fmt.Sprintf(`
+resource "aks_fleet_autoupgrade_profile" "p" {
+  name                 = "p"
+  channel              = "Rapid"
+  generate_run_trigger = %q
+}
+`, trigger)
+	}
+	addr := "aks_fleet_autoupgrade_profile.p"
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: providersWith(func(h hub.Hub) hub.Hub { return failingGenerate{Hub: h, fail: &fail} }),
+		Steps: []resource.TestStep{
+			{
+				Config: config("1"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, attrPath("generated_run_id"), knownvalue.StringExact("p-20261121-120000")),
+				},
+			},
+			{
+				PreConfig:   func() { fail = true },
+				Config:      config("2"),
+				ExpectError: expectError("the service is unavailable"),
+			},
+			{
+				PreConfig: func() { fail = false },
+				Config:    config("2"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					// Trigger "1" was kept (with its run's id): "2" is a change again.
+					plancheck.ExpectUnknownValue(addr, attrPath("generated_run_id")),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, attrPath("generated_run_id"), knownvalue.StringExact("p-20261121-120000-2")),
+				},
+			},
+		},
+	})
 }

@@ -102,6 +102,9 @@ func ChannelTarget(channel, targetMinor string, ga []Version) (v Version, ok boo
 		if v, found := newestPatchOf(n.Major, n.Minor-1); found {
 			return v, true, nil
 		}
+		if n.Minor == 0 {
+			return Version{}, false, fmt.Errorf("channel Stable: no minor below the newest, %s", n.MinorString())
+		}
 		return Version{}, false, fmt.Errorf("channel Stable: no generally available version of %d.%d (one minor below the newest, %s)", n.Major, n.Minor-1, n.MinorString())
 	case ChannelTargetKubernetesVersion:
 		t, perr := ParseVersion(targetMinor)

@@ -65,8 +65,10 @@ func (r Releases) Supported(lts bool) []Version {
 			out = append(out, v)
 		}
 	}
-	for i := 0; i < SupportedWindow && n.Minor-i >= 0; i++ {
-		add(Version{n.Major, n.Minor - i, 0})
+	for i := 0; i < SupportedWindow && n.Minor-i >= 0; i++ { // those AKS offers: with a GA release
+		if v := (Version{n.Major, n.Minor - i, 0}); r.hasMinor(v) {
+			add(v)
+		}
 	}
 	if lts {
 		for v := range r.LTS {
@@ -75,6 +77,12 @@ func (r Releases) Supported(lts bool) []Version {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[j].Less(out[i]) })
 	return out
+}
+
+// hasMinor reports whether minor has a GA release.
+func (r Releases) hasMinor(minor Version) bool {
+	_, ok := r.newestPatch(minor)
+	return ok
 }
 
 // newestPatch is the newest GA patch of a minor.
@@ -178,7 +186,11 @@ type Resolution struct {
 // supported (an LTS minor with long_term_support), NodeImage the newest image
 // of each family (designs/updates.md §5).
 func ResolveProfile(p ProfileSpec, regions []fleet.Region, now time.Time) Resolution {
-	rel := ReleasesAt(regions, now)
+	return resolveProfile(p, ReleasesAt(regions, now), regions, now)
+}
+
+// resolveProfile is ResolveProfile with the GA releases at now given.
+func resolveProfile(p ProfileSpec, rel Releases, regions []fleet.Region, now time.Time) Resolution {
 	res := Resolution{At: now, Channel: p.Channel}
 	supported := rel.Supported(p.LongTermSupport)
 	for _, v := range supported {
@@ -346,15 +358,20 @@ func (a *AutoUpgrade) leftBehind(m Member, to string, rel Releases) (reason, msg
 	return "", "", nil
 }
 
-// path is the newest GA patch of every minor after from's up to goal's, in order.
+// path is the newest GA patch of every minor after from's up to goal's, in
+// order; nil when there is none to take (goal in another major, or a minor
+// in between without a GA release: no manual run can go through it).
 func (r Releases) path(from, goal Version) []string {
+	if goal.Major != from.Major {
+		return nil
+	}
 	var out []string
 	for mi := from.Minor + 1; mi <= goal.Minor; mi++ {
-		if v, ok := r.newestPatch(Version{from.Major, mi, 0}); ok {
-			out = append(out, v.String())
-		} else {
-			out = append(out, fmt.Sprintf("%d.%d", from.Major, mi))
+		v, ok := r.newestPatch(Version{from.Major, mi, 0})
+		if !ok {
+			return nil
 		}
+		out = append(out, v.String())
 	}
 	return out
 }
@@ -438,6 +455,39 @@ func (m MemberPreview) LeftBehind() bool {
 	return m.Reason == ReasonOutsideSupport || m.Reason == ReasonAutoSkipsMinor
 }
 
+// keyNewer reports whether key moves the channel forward from seen: a newer
+// Kubernetes target, or for NodeImage a newer image of some family (or a new
+// family). A catalog edit that removes a release moves it back: no trigger.
+func keyNewer(channel, seen, key string) bool {
+	if seen == "" {
+		return key != ""
+	}
+	if channel != ChannelNodeImage {
+		a, ea := ParseVersion(seen)
+		b, eb := ParseVersion(key)
+		if ea != nil || eb != nil {
+			return key != seen
+		}
+		return a.Less(b)
+	}
+	old := map[string]string{}
+	for _, fv := range strings.Split(seen, ",") {
+		if i := strings.LastIndex(fv, "-"); i > 0 {
+			old[fv[:i]] = fv[i+1:]
+		}
+	}
+	for _, fv := range strings.Split(key, ",") {
+		i := strings.LastIndex(fv, "-")
+		if i <= 0 {
+			continue
+		}
+		if v, ok := old[fv[:i]]; !ok || imageLess(v, fv[i+1:]) {
+			return true
+		}
+	}
+	return false
+}
+
 // ProfilePreviewWarnings are the accepted-but-surprising aspects of a
 // profile's preview (designs/updates.md §5): a channel that resolves to
 // nothing now (no run would be generated), and the members the profile
@@ -481,8 +531,8 @@ const MaxTriggers = 20
 // added with an earlier date). Each comes with the resolution at
 // that instant, oldest first, at most MaxTriggers (the newest kept).
 func ProfileTriggers(p ProfileSpec, regions []fleet.Region, seen string, since, now time.Time) []Resolution {
-	if p.Disabled {
-		return nil
+	if p.Disabled || !now.After(since) {
+		return nil // a clock behind the last trigger (another process's) decides nothing
 	}
 	instants := map[time.Time]bool{now: true}
 	for _, r := range regions { // the releases the channel's key depends on
@@ -506,9 +556,10 @@ func ProfileTriggers(p ProfileSpec, regions []fleet.Region, seen string, since, 
 	}
 	sort.Slice(ts, func(i, j int) bool { return ts[i].Before(ts[j]) })
 	var out []Resolution
+	ix := newReleaseIndex(regions)
 	for _, t := range ts {
-		res := ResolveProfile(p, regions, t)
-		if k := res.Key(); k != "" && k != seen {
+		res := resolveProfile(p, ix.at(t), regions, t)
+		if k := res.Key(); k != "" && keyNewer(p.Channel, seen, k) {
 			out = append(out, res)
 			seen = k
 		}

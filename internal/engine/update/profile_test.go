@@ -239,3 +239,66 @@ func TestMemberLineNotReached(t *testing.T) {
 		t.Errorf("%q", got)
 	}
 }
+
+// Triggers only move forward: a clock behind the last trigger (another
+// process's) decides nothing, and a catalog edit that removes a release
+// (the channel moves back) triggers nothing.
+func TestProfileTriggersOnlyForward(t *testing.T) {
+	regs := []fleet.Region{seedRegion("eastus", k8s("1.31.2", t0.Add(time.Hour)))}
+	rapid := ProfileSpec{Channel: ChannelRapid}
+	if got := ProfileTriggers(rapid, regs, "1.31.2", t0.Add(time.Hour), t0.Add(30*time.Minute)); len(got) != 0 {
+		t.Errorf("a clock behind the last trigger fired %+v", got)
+	}
+	withdrawn := []fleet.Region{seedRegion("eastus")} // 1.31.2 gone: Rapid is back on 1.30.5
+	if got := ProfileTriggers(rapid, withdrawn, "1.31.2", t0.Add(time.Hour), t0.Add(2*time.Hour)); len(got) != 0 {
+		t.Errorf("a withdrawn release fired %+v", got)
+	}
+	for _, c := range []struct {
+		seen, key string
+		want      bool
+	}{
+		{"", "a-1.0", true},
+		{"fam-202610.01.0", "fam-202611.03.0", true},
+		{"fam-202611.03.0", "fam-202610.01.0", false},
+		{"fam-202611.03.0", "fam-202611.03.0,other-202601.01.0", true},
+	} {
+		if got := keyNewer(ChannelNodeImage, c.seen, c.key); got != c.want {
+			t.Errorf("keyNewer(%q, %q) = %v", c.seen, c.key, got)
+		}
+	}
+}
+
+// No way back through a minor without a GA release: the member is left
+// behind with no path rather than a path through a version that is not one.
+func TestBringBackThroughAGap(t *testing.T) {
+	old := t0.AddDate(0, -3, 0)
+	regs := []fleet.Region{{Name: "eastus", KubernetesVersions: []fleet.KubernetesRelease{
+		k8s("1.27.3", old), k8s("1.29.9", old), k8s("1.30.5", old), k8s("1.31.2", old)}}} // no 1.28
+	pp := PreviewProfile("p", ProfileSpec{Channel: ChannelRapid}, nil, []Member{member("a", "eastus", "", "1.27.3", "")}, regs, time.Minute, t0)
+	m := pp.Rollout.Members()[0]
+	if m.Reason != ReasonOutsideSupport || len(m.BringBack) != 0 || strings.Contains(m.Message, "1.28") {
+		t.Errorf("%s %v %q", m.Reason, m.BringBack, m.Message)
+	}
+}
+
+// BenchmarkProfileTriggers20Regions60Releases: what every fleet resolution
+// pays per enabled profile when a year of releases (60 per region, 20
+// regions) passed since its last trigger and none moves it (a target minor
+// that left the window).
+func BenchmarkProfileTriggers20Regions60Releases(b *testing.B) {
+	var regs []fleet.Region
+	for i := range 20 {
+		r := fleet.Region{Name: fmt.Sprintf("region-%02d", i)}
+		for j := range 60 {
+			r.KubernetesVersions = append(r.KubernetesVersions, k8s(fmt.Sprintf("1.%d.%d", 28+j/15, j%15), t0.Add(time.Duration(j)*6*24*time.Hour)))
+		}
+		regs = append(regs, r)
+	}
+	p := ProfileSpec{Channel: ChannelTargetKubernetesVersion, TargetKubernetesVersion: "1.20"}
+	b.ReportAllocs()
+	for b.Loop() {
+		if got := ProfileTriggers(p, regs, "", t0, t0.AddDate(1, 0, 0)); len(got) != 0 {
+			b.Fatal(got)
+		}
+	}
+}

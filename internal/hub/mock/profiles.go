@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -82,6 +83,10 @@ func (h *Hub) PutAutoUpgradeProfile(ctx context.Context, p hub.AutoUpgradeProfil
 	r := &profileRecord{Spec: p.Spec, Trigger: &profileTrigger{Key: update.ResolveProfile(p.Spec, f.Regions, now).Key(), At: now}}
 	var rec Record
 	err = h.store.Update(func(tx *bolt.Tx) error {
+		// Its strategy must exist, as for a run (the service resolves the id).
+		if _, err := resolveStrategyTx(tx, "auto-upgrade profile "+p.Name, update.RunSpec{UpdateStrategyID: p.Spec.UpdateStrategyID}); err != nil {
+			return err
+		}
 		old, _, err := loadTx[profileRecord](tx, bucketProfiles, p.Name)
 		switch {
 		case err == nil:
@@ -155,7 +160,7 @@ func createProfileRunTx(tx *bolt.Tx, profile string, spec update.ProfileSpec, re
 	// Every call creates a new run, as the service does. Runs are named
 	// after the instant, and a fixed or fast clock gives several the same
 	// one: those get a counter.
-	base := fmt.Sprintf("%s-%s", profile, res.At.UTC().Format("20060102-150405"))
+	base := generatedRunName(profile, res.At)
 	for n := 1; ; n++ {
 		name := base
 		if n > 1 {
@@ -166,6 +171,18 @@ func createProfileRunTx(tx *bolt.Tx, profile string, spec update.ProfileSpec, re
 			return name, err
 		}
 	}
+}
+
+// generatedRunName names a run a profile generates at t:
+// <profile>-<YYYYMMDD-HHMMSS>, the profile's name cut so that the run's name,
+// with a counter ("-99") when several share the instant, stays within the
+// name rule's length (update.MaxNameLength).
+func generatedRunName(profile string, t time.Time) string {
+	stamp := t.UTC().Format("20060102-150405")
+	if room := update.MaxNameLength - len(stamp) - len("--99"); len(profile) > room {
+		profile = strings.TrimRight(profile[:room], "-")
+	}
+	return profile + "-" + stamp
 }
 
 // triggerProfiles fires the triggers of every enabled profile due at now

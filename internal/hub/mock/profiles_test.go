@@ -280,3 +280,23 @@ func TestProfileTriggersInOrder(t *testing.T) {
 		}
 	}
 }
+
+// A generated run's name stays within the name rule for the longest profile
+// names; a profile's strategy must exist.
+func TestProfileNamesAndStrategy(t *testing.T) {
+	long := strings.Repeat("p", update.MaxNameLength)
+	if n := generatedRunName(long, testNow) + "-99"; update.ValidateName("update run", n) != nil {
+		t.Errorf("%s: %v", n, update.ValidateName("update run", n))
+	}
+	if n := generatedRunName("rapid", testNow); n != "rapid-20261121-120000" {
+		t.Errorf("short name cut: %s", n)
+	}
+	dir := t.TempDir()
+	writeInventory(t, dir, profileInventory(""))
+	h := profileHub(t, dir, testNow)
+	var invalid *hub.InvalidError
+	if _, err := h.PutAutoUpgradeProfile(context.Background(), hub.AutoUpgradeProfile{Meta: hub.Meta{Name: "p"},
+		Spec: update.ProfileSpec{Channel: update.ChannelStable, UpdateStrategyID: "nope"}}, Precondition{}); !errors.As(err, &invalid) {
+		t.Fatalf("a profile with a missing strategy: %v, want an *hub.InvalidError", err)
+	}
+}
