@@ -172,9 +172,10 @@ type UpdateRun struct {
 	// ResolvedStrategy is the strategy copied into the run when it was created.
 	ResolvedStrategy *update.Strategy
 	Status           update.RunStatus
-	// AutoUpgradeProfile names the auto-upgrade profile that generated the
-	// run (ARM's read-only autoUpgradeProfileId); empty for a run created directly.
-	AutoUpgradeProfile string
+	// AutoUpgrade names the auto-upgrade profile that generated the run
+	// (ARM's read-only autoUpgradeProfileId) and carries the profile's
+	// rules that apply to it; nil for a run created directly.
+	AutoUpgrade *update.AutoUpgrade
 }
 
 // AutoUpgradeProfile is a fleets/autoUpgradeProfiles resource.

@@ -164,7 +164,13 @@ func (d *kubernetesVersionsDataSource) input(raw tftypes.Value, diags *diag.Diag
 		reportErrors(diags, "Invalid regions", field.Errors{field.Errorf(field.Root("regions"),
 			"Remove regions to see every region of the fleet, or name at least one", "an empty list selects no region")}, unknown)
 	}
-	if m.TargetKubernetesVersion != "" || m.LongTermSupport {
+	switch {
+	case m.LongTermSupport && m.TargetKubernetesVersion == "" && !unknown.covers(field.Root("target_kubernetes_version")):
+		// This data source's own input: long_term_support qualifies the target it resolves.
+		reportErrors(diags, "Invalid long_term_support", field.Errors{field.Errorf(field.Root("long_term_support"),
+			`Set target_kubernetes_version too (e.g. "1.28"), or remove long_term_support`,
+			"long_term_support widens the minors target_kubernetes_version may name, and no target_kubernetes_version is set")}, unknown)
+	case m.TargetKubernetesVersion != "":
 		reportErrors(diags, "Invalid target Kubernetes version", update.ValidateProfile(m.targetProfile()), unknown)
 	}
 	return m, len(unknown) == 0 && !diags.HasError()

@@ -262,7 +262,7 @@ func TestAccKubernetesVersions_invalid(t *testing.T) {
 			step(`regions = []`, `regions: an empty list selects no region`),
 			step(`target_kubernetes_version = "1.30.1"`, `target_kubernetes_version: "1.30.1" is not a major.minor version`),
 			step(`target_kubernetes_version = "v1.30"`, `target_kubernetes_version: "v1.30" is not a major.minor version`),
-			step(`long_term_support = true`, `target_kubernetes_version: channel TargetKubernetesVersion needs target_kubernetes_version`),
+			step(`long_term_support = true`, `long_term_support: long_term_support widens the minors target_kubernetes_version may name, and no target_kubernetes_version is set`),
 		},
 	})
 }

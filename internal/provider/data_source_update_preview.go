@@ -106,6 +106,6 @@ func (d *updatePreviewDataSource) Read(ctx context.Context, req datasource.ReadR
 		m.Warnings = append(m.Warnings, w.String())
 	}
 	resp.State.Raw = req.Config.Raw
-	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("preview"), previewRollout(d.hub, f, spec.ManagedClusterUpdate, strategy), &resp.Diagnostics)
+	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("preview"), previewRollout(d.hub, f, spec.ManagedClusterUpdate, strategy, nil), &resp.Diagnostics)
 	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("warnings"), m.Warnings, &resp.Diagnostics)
 }

@@ -115,10 +115,8 @@ func newProfilePreviewDoc(pp update.ProfilePreview) *profilePreviewDoc {
 	if pp.Rollout != nil {
 		rd := newRolloutPreviewDoc(*pp.Rollout)
 		d.Rollout = &rd
-		for _, m := range pp.Rollout.Members() {
-			if m.LeftBehind() {
-				d.LeftBehind[m.Name] = m.Message
-			}
+		for name, m := range pp.LeftBehind {
+			d.LeftBehind[name] = m.Message
 		}
 	}
 	return d

@@ -294,7 +294,7 @@ func TestAccAutoUpgradeProfile_validation(t *testing.T) {
 	p := providerConfig(t, "")
 	cases := []struct{ body, want string }{
 		{`channel = "Weekly"`, `channel: "Weekly" is not an auto-upgrade channel`},
-		{"channel = \"NodeImage\"\n  node_image_selection = \"Latest\"", `node_image_selection: channel NodeImage takes no node_image_selection_type`},
+		{"channel = \"NodeImage\"\n  node_image_selection = \"Latest\"", `node_image_selection: channel NodeImage takes no node image selection`},
 		{"channel = \"Rapid\"\n  node_image_selection = \"Custom\"", `node_image_selection: node image selection type Custom is not available for auto-upgrade profiles`},
 		{`channel = "TargetKubernetesVersion"`, `target_kubernetes_version: channel TargetKubernetesVersion needs target_kubernetes_version`},
 		{"channel = \"TargetKubernetesVersion\"\n  target_kubernetes_version = \"1.30.2\"", `target_kubernetes_version: "1.30.2" is not a major.minor version`},
@@ -378,6 +378,10 @@ resource "aks_fleet_update_run" "generated" {
 output "state" {
   value = aks_fleet_update_run.generated.status.state
 }
+
+output "ancient" {
+  value = one([for k, v in aks_fleet_update_run.generated.preview.members : v if endswith(k, "/p-ancient")])
+}
 `, generated, generated))
 	plan := run("plan", "-input=false", "-no-color")
 	for _, want := range []string{`(imported from "review-20261121-120000")`, `~ start`, "Plan: 1 to import, 0 to add, 1 to change, 0 to destroy."} {
@@ -389,6 +393,12 @@ output "state" {
 		t.Errorf("the imported run is not NotStarted in the plan:\n%s", plan)
 	}
 	run("apply", "-input=false", "-no-color", "-auto-approve")
+	// The imported run is previewed with its profile's rules, as the hub runs
+	// it: p-ancient (1.30, outside the supported minors) is left as it is,
+	// where a manual run to 1.32.6 would fail on it.
+	if ancient := run("output", "-raw", "ancient"); !strings.HasPrefix(ancient, "Skipped 1.30.14 → 1.32.6 (not upgraded: 1.30 is outside the supported minors") {
+		t.Errorf("p-ancient in the generated run's preview: %s", ancient)
+	}
 	if state := strings.TrimSpace(run("output", "-raw", "state")); state != "Completed" {
 		t.Errorf("the started run is %s, want Completed (upgrade duration 0s)", state)
 	}

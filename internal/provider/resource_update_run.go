@@ -306,7 +306,7 @@ func (r *updateRunResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		if strategy, found = r.strategyOf(ctx, spec, &resp.Diagnostics); !found {
 			return // a strategy created by this apply: previewed at apply, actions checked by the hub
 		}
-		setComputed(ctx, &resp.Plan, resp.Plan.Schema, path.Root("preview"), previewRollout(r.hub, f, spec.ManagedClusterUpdate, strategy), &resp.Diagnostics)
+		setComputed(ctx, &resp.Plan, resp.Plan.Schema, path.Root("preview"), previewRollout(r.hub, f, spec.ManagedClusterUpdate, strategy, nil), &resp.Diagnostics)
 	}
 	if actions {
 		reportErrors(&resp.Diagnostics, "Invalid update run action", update.ValidateActions(strategy, update.Members(f), plan.Skip, plan.ApprovedGates), nil)
@@ -373,7 +373,7 @@ func (r *updateRunResource) previewCopy(ctx context.Context, m *updateRunModel, 
 		diags.AddError("Cannot read the fleet", err.Error())
 		return false
 	}
-	pv := previewRollout(r.hub, f, run.Spec.ManagedClusterUpdate, run.ResolvedStrategy)
+	pv := previewRollout(r.hub, f, run.Spec.ManagedClusterUpdate, run.ResolvedStrategy, run.AutoUpgrade)
 	m.Preview = &pv
 	return true
 }

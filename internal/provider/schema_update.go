@@ -104,9 +104,10 @@ type rolloutPreviewDoc struct {
 }
 
 // previewRollout previews update u in the order of strategy over the
-// fleet, started now on the hub's clock.
-func previewRollout(h hub.Hub, f *fleet.Fleet, u update.ManagedClusterUpdate, strategy *update.Strategy) rolloutPreviewDoc {
-	return newRolloutPreviewDoc(update.PreviewRun(u, strategy, update.Members(f), f.Regions, h.UpgradeDuration(), h.Now()))
+// fleet, started now on the hub's clock; a run an auto-upgrade profile
+// generated (a) with the profile's rules, as the hub executes it.
+func previewRollout(h hub.Hub, f *fleet.Fleet, u update.ManagedClusterUpdate, strategy *update.Strategy, a *update.AutoUpgrade) rolloutPreviewDoc {
+	return newRolloutPreviewDoc(update.PreviewGeneratedRun(u, strategy, a, update.Members(f), f.Regions, h.UpgradeDuration(), h.Now()))
 }
 
 func newRolloutPreviewDoc(p update.Preview) rolloutPreviewDoc {

@@ -55,6 +55,13 @@ func (s *segment) reach(k *track, t time.Time) {
 			}
 		}
 	}
+	// A member already past the target is left as it is (AKS does not
+	// downgrade), whatever its images: said before any image reason.
+	if wantK8s && k.toK8s != "" && newerVersion(m.KubernetesVersion, k.toK8s) {
+		k.outcome, k.reason = OutcomeSkipped, ReasonUpToDate
+		k.msg = fmt.Sprintf("already at %s, newer than the target %s", m.KubernetesVersion, k.toK8s)
+		return
+	}
 	if wantImages {
 		k.images = map[string]string{}
 		for _, np := range m.NodePools {

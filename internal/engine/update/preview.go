@@ -82,7 +82,14 @@ const ReasonNotReached = "not-reached"
 // PreviewRun previews update u in the order of strategy (nil: one by one)
 // over members, started at now, with d the nominal upgrade duration of one member.
 func PreviewRun(u ManagedClusterUpdate, strategy *Strategy, members []Member, regions []fleet.Region, d time.Duration, now time.Time) Preview {
-	return previewExecution(&Execution{Update: u, Strategy: strategy, Regions: regions, UpgradeDuration: d}, members, now)
+	return PreviewGeneratedRun(u, strategy, nil, members, regions, d, now)
+}
+
+// PreviewGeneratedRun is PreviewRun of a run an auto-upgrade profile
+// generated (a nil a: any run): the profile's rules for members apply
+// (designs/updates.md §5), as they do when the run executes.
+func PreviewGeneratedRun(u ManagedClusterUpdate, strategy *Strategy, a *AutoUpgrade, members []Member, regions []fleet.Region, d time.Duration, now time.Time) Preview {
+	return previewExecution(&Execution{Update: u, Strategy: strategy, Regions: regions, UpgradeDuration: d, AutoUpgrade: a}, members, now)
 }
 
 // previewExecution previews execution x (no events yet) started at now over
@@ -123,6 +130,9 @@ func previewExecution(x *Execution, members []Member, now time.Time) Preview {
 				if k.reached.IsZero() {
 					mp.Outcome, mp.Reason = OutcomePending, ReasonNotReached
 					mp.Message = "not reached: an earlier stage or group waits for good on a pending member"
+					if !seg.failedAt.IsZero() {
+						mp.Message = "not reached: the run fails before it gets here (" + seg.failedMsg + ")"
+					}
 					mp.From = k.m.KubernetesVersion
 				}
 				if mp.Outcome != OutcomeSkipped {

@@ -399,6 +399,17 @@ type ProfilePreview struct {
 	// Update is what the generated run applies; zero when Resolution.Err.
 	Update  ManagedClusterUpdate `json:"update"`
 	Rollout *Preview             `json:"rollout"`
+	// LeftBehind are the members the profile does not move, by name, as of
+	// the preview's instant — every one of them, whether or not the
+	// rollout reaches it (a run that fails or waits stops short).
+	LeftBehind map[string]LeftBehindMember `json:"left_behind"`
+}
+
+// LeftBehindMember is why a profile leaves a member as it is, and the way back.
+type LeftBehindMember struct {
+	Reason    string   `json:"reason"`
+	Message   string   `json:"message"`
+	BringBack []string `json:"bring_back"`
 }
 
 // PreviewProfile previews profile p (named name) over members at now:
@@ -411,10 +422,16 @@ func PreviewProfile(name string, p ProfileSpec, strategy *Strategy, members []Me
 		return out
 	}
 	out.Update = u
-	x := &Execution{Update: u, Strategy: strategy, Regions: regions, UpgradeDuration: d,
-		AutoUpgrade: &AutoUpgrade{Profile: name, LongTermSupport: p.LongTermSupport}}
-	pv := previewExecution(x, members, now)
+	a := &AutoUpgrade{Profile: name, LongTermSupport: p.LongTermSupport}
+	pv := PreviewGeneratedRun(u, strategy, a, members, regions, d, now)
 	out.Rollout = &pv
+	out.LeftBehind = map[string]LeftBehindMember{}
+	rel := ReleasesAt(regions, now)
+	for _, m := range members {
+		if reason, msg, back := a.leftBehind(m, res.Target, rel); reason != "" {
+			out.LeftBehind[m.Name] = LeftBehindMember{Reason: reason, Message: msg, BringBack: back}
+		}
+	}
 	return out
 }
 
@@ -502,13 +519,11 @@ func ProfilePreviewWarnings(pp ProfilePreview) []field.Warning {
 		return ws
 	}
 	var left []string
-	for _, m := range pp.Rollout.Members() {
-		switch {
-		case !m.LeftBehind():
-		case len(m.BringBack) > 0:
-			left = append(left, m.Name+" (to "+strings.Join(m.BringBack, ", then ")+" first)")
-		default:
-			left = append(left, m.Name)
+	for _, name := range sortedNames(pp.LeftBehind) {
+		if back := pp.LeftBehind[name].BringBack; len(back) > 0 {
+			left = append(left, name+" (to "+strings.Join(back, ", then ")+" first)")
+		} else {
+			left = append(left, name)
 		}
 	}
 	if len(left) > 0 {
@@ -518,6 +533,15 @@ func ProfilePreviewWarnings(pp ProfilePreview) []field.Warning {
 				len(left), listNames(left))})
 	}
 	return ws
+}
+
+func sortedNames[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // MaxTriggers bounds how many triggers ProfileTriggers returns at once.

@@ -302,3 +302,29 @@ func BenchmarkProfileTriggers20Regions60Releases(b *testing.B) {
 		}
 	}
 }
+
+// The members a profile leaves behind are listed whether or not its rollout
+// reaches them; a member the rollout does not reach after a failure says
+// so; a member past the target is skipped for that, before any image reason.
+func TestPreviewProfileAfterAFailure(t *testing.T) {
+	regs := []fleet.Region{seedRegion("eastus", k8s("1.31.2", t0.Add(-time.Hour)))}
+	failing := member("a-fails", "eastus", "", "1.30.5", "202611.03.0")
+	failing.Failure = "UpgradeFailed: drain timed out"
+	members := []Member{failing, member("b-outside", "eastus", "", "1.27.3", "202611.03.0")}
+	pp := PreviewProfile("p", ProfileSpec{Channel: ChannelRapid}, nil, members, regs, time.Minute, t0)
+	if lb, ok := pp.LeftBehind["b-outside"]; !ok || lb.Reason != ReasonOutsideSupport {
+		t.Errorf("left behind: %+v", pp.LeftBehind)
+	}
+	b := pp.Rollout.Members()[1]
+	if b.Reason != ReasonNotReached || !strings.HasPrefix(b.Message, "not reached: the run fails before it gets here (member a-fails") {
+		t.Errorf("after the failure: %s %q", b.Reason, b.Message)
+	}
+	// Consistent selection with no common image: a member past the target says that first.
+	two := []fleet.Region{seedRegion("eastus"), {Name: "westus", KubernetesVersions: regs[0].KubernetesVersions}}
+	past := member("c-past", "eastus", "", "1.31.2", "202611.03.0")
+	pv := PreviewRun(ManagedClusterUpdate{Upgrade: Upgrade{Type: UpgradeFull, KubernetesVersion: "1.30.5"}, NodeImageSelection: NodeImageSelection{Type: NodeImageConsistent}},
+		nil, []Member{past, member("d-west", "westus", "", "1.30.4", "202611.03.0")}, two, time.Minute, t0)
+	if m := pv.Members()[0]; m.Message != "already at 1.31.2, newer than the target 1.30.5" {
+		t.Errorf("past the target: %q", m.Message)
+	}
+}

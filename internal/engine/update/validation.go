@@ -557,8 +557,8 @@ func ValidateProfile(p ProfileSpec) field.Errors {
 	switch p.NodeImageSelectionType {
 	case "", NodeImageLatest, NodeImageConsistent:
 		if p.NodeImageSelectionType != "" && p.Channel == ChannelNodeImage {
-			addError(&es, np, RuleNodeImageSelectionType, "Remove node_image_selection_type, or use another channel",
-				"channel NodeImage takes no node_image_selection_type")
+			addError(&es, np, RuleNodeImageSelectionType, "Remove the node image selection, or use another channel",
+				"channel NodeImage takes no node image selection (it installs the newest images of each family)")
 		}
 	case NodeImageCustom:
 		addError(&es, np, RuleNodeImageSelectionType, "Use Latest or Consistent; custom node image versions are for update runs",

@@ -252,7 +252,7 @@ var profileRuleCases = []ruleCase[ProfileSpec]{
 	{"NodeImage with a selection", func(p *ProfileSpec) {
 		*p = ProfileSpec{Channel: ChannelNodeImage, NodeImageSelectionType: NodeImageLatest}
 	}, "node_image_selection_type", RuleNodeImageSelectionType,
-		"channel NodeImage takes no node_image_selection_type. Remove node_image_selection_type, or use another channel"},
+		"channel NodeImage takes no node image selection (it installs the newest images of each family). Remove the node image selection, or use another channel"},
 	{"Custom selection", func(p *ProfileSpec) { p.NodeImageSelectionType = NodeImageCustom }, "node_image_selection_type", RuleNodeImageSelectionType,
 		"node image selection type Custom is not available for auto-upgrade profiles. Use Latest or Consistent"},
 	{"unknown selection", func(p *ProfileSpec) { p.NodeImageSelectionType = "Newest" }, "node_image_selection_type", RuleNodeImageSelectionType,

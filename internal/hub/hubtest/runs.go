@@ -147,8 +147,8 @@ func testGeneratedRuns(t *testing.T, h hub.Hub) {
 		if run.Status.State != update.StateNotStarted || run.Spec.ManagedClusterUpdate.Upgrade.Type != update.UpgradeNodeImageOnly {
 			t.Errorf("generated run %s is %s with a %s upgrade, want a NotStarted NodeImageOnly one", name, run.Status.State, run.Spec.ManagedClusterUpdate.Upgrade.Type)
 		}
-		if run.AutoUpgradeProfile != profile {
-			t.Errorf("generated run %s names profile %q, want %q", name, run.AutoUpgradeProfile, profile)
+		if run.AutoUpgrade == nil || run.AutoUpgrade.Profile != profile {
+			t.Errorf("generated run %s names profile %+v, want %q", name, run.AutoUpgrade, profile)
 		}
 		names = append(names, name)
 	}

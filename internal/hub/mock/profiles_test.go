@@ -114,8 +114,8 @@ func TestProfileTriggersOnRelease(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if run.AutoUpgradeProfile != "rapid" || run.Status.State != update.StateCompleted || !run.Status.StartTime.Equal(testNow.Add(time.Hour)) {
-		t.Fatalf("the triggered run: profile %q, %s from %s", run.AutoUpgradeProfile, run.Status.State, run.Status.StartTime)
+	if run.AutoUpgrade == nil || run.AutoUpgrade.Profile != "rapid" || run.Status.State != update.StateCompleted || !run.Status.StartTime.Equal(testNow.Add(time.Hour)) {
+		t.Fatalf("the triggered run: profile %+v, %s from %s", run.AutoUpgrade, run.Status.State, run.Status.StartTime)
 	}
 	// member-c is two minors behind 1.31.2: the profile's run skips it, naming the way back.
 	for _, m := range run.Status.Members() {
@@ -242,7 +242,7 @@ func TestGenerateUpdateRunFromProfile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if run.Status.State != update.StateNotStarted || run.AutoUpgradeProfile != "rapid" ||
+	if run.Status.State != update.StateNotStarted || run.AutoUpgrade == nil || run.AutoUpgrade.Profile != "rapid" ||
 		run.Spec.ManagedClusterUpdate.Upgrade != (update.Upgrade{Type: update.UpgradeFull, KubernetesVersion: "1.30.4"}) ||
 		run.Spec.ManagedClusterUpdate.NodeImageSelection.Type != update.NodeImageConsistent {
 		t.Fatalf("generated: %+v", run)

@@ -159,11 +159,7 @@ func (r *strategyRecord) object(m hub.Meta) *hub.UpdateStrategy {
 }
 
 func (r *runRecord) object(m hub.Meta) *hub.UpdateRun {
-	out := &hub.UpdateRun{Meta: m, Spec: r.Spec, ResolvedStrategy: r.ResolvedStrategy, Status: r.Status}
-	if r.AutoUpgrade != nil {
-		out.AutoUpgradeProfile = r.AutoUpgrade.Profile
-	}
-	return out
+	return &hub.UpdateRun{Meta: m, Spec: r.Spec, ResolvedStrategy: r.ResolvedStrategy, Status: r.Status, AutoUpgrade: r.AutoUpgrade}
 }
 
 func (r *profileRecord) object(m hub.Meta) *hub.AutoUpgradeProfile {
