@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/fleetform/terraform-provider-aks/internal/engine/update"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -44,11 +47,17 @@ func providersWith(wrap func(hub.Hub) hub.Hub) map[string]func() (tfprotov6.Prov
 // change still plans as the practitioner wrote it.
 func TestAccLifecycle_defaultingHubKeepsThePlanEmpty(t *testing.T) {
 	cfg := providerConfig(t, "")
-	updates := func(group string) string {
+	updates := func(group string, disabled bool) string {
 		return `
 resource "aks_fleet_update_strategy" "s" {
   name   = "s"
   stages = [{ name = "one", groups = [{ name = "` + group + `" }] }]
+}
+resource "aks_fleet_autoupgrade_profile" "p" {
+  name               = "p"
+  channel            = "Stable"
+  update_strategy_id = aks_fleet_update_strategy.s.id
+  disabled           = ` + fmt.Sprint(disabled) + `
 }
 resource "aks_fleet_update_run" "r" {
   name                 = "r"
@@ -60,16 +69,28 @@ resource "aks_fleet_update_run" "r" {
 	}
 	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: providersWith(hubtest.Defaulting), Steps: []resource.TestStep{
 		{Config: cfg + simplePlacement("", `policy = { placement_type = "PickN", number_of_clusters = 2, topology_spread_constraints = [{ topology_key = "region" }] }`) +
-			nodePoolConfig(`team = "web"`, `{ nodes = "20%" }`) + updates("canary")},
+			nodePoolConfig(`team = "web"`, `{ nodes = "20%" }`) + updates("canary", false)},
 		{Config: cfg + simplePlacement("", `policy = { placement_type = "PickN", number_of_clusters = 3, topology_spread_constraints = [{ topology_key = "region" }] }`) +
-			nodePoolConfig(`team = "api"`, `{ nodes = "20%" }`) + updates("wave-1"),
+			nodePoolConfig(`team = "api"`, `{ nodes = "20%" }`) + updates("wave-1", false),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectResourceAction(plAddr, plancheck.ResourceActionUpdate),
 				plancheck.ExpectResourceAction(npAddr, plancheck.ResourceActionUpdate),
 				plancheck.ExpectResourceAction("aks_fleet_update_strategy.s", plancheck.ResourceActionUpdate),
+				// The hub's node_image_selection = Latest is the default left
+				// out, and an edit of the strategy is no change of the profile.
+				plancheck.ExpectResourceAction("aks_fleet_autoupgrade_profile.p", plancheck.ResourceActionNoop),
 				// A run keeps the copy of the strategy it made: an edit of
 				// the strategy is no change of the run.
 				plancheck.ExpectResourceAction("aks_fleet_update_run.r", plancheck.ResourceActionNoop),
+			}},
+		},
+		{
+			// Only the profile changes: planned as written, node_image_selection still unset.
+			Config: cfg + simplePlacement("", `policy = { placement_type = "PickN", number_of_clusters = 3, topology_spread_constraints = [{ topology_key = "region" }] }`) +
+				nodePoolConfig(`team = "api"`, `{ nodes = "20%" }`) + updates("wave-1", true),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction("aks_fleet_autoupgrade_profile.p", plancheck.ResourceActionUpdate),
+				plancheck.ExpectKnownValue("aks_fleet_autoupgrade_profile.p", tfjsonpath.New("node_image_selection"), knownvalue.Null()),
 			}},
 		},
 	}})
@@ -95,6 +116,19 @@ func (h racingHub) ApplyPlacement(ctx context.Context, p hub.Placement, pre hub.
 		})
 	}
 	return h.Hub.ApplyPlacement(ctx, p, pre)
+}
+
+func (h racingHub) PutAutoUpgradeProfile(ctx context.Context, p hub.AutoUpgradeProfile, pre hub.Precondition) (*hub.AutoUpgradeProfile, error) {
+	if pre.IfMatch != "" {
+		h.once.Do(func() {
+			other := p
+			other.Spec.Channel = update.ChannelRapid
+			if _, err := h.Hub.PutAutoUpgradeProfile(ctx, other, hub.Precondition{}); err != nil {
+				panic(err)
+			}
+		})
+	}
+	return h.Hub.PutAutoUpgradeProfile(ctx, p, pre)
 }
 
 func (h racingHub) DeleteNodePool(ctx context.Context, cluster, name string, pre hub.Precondition) error {
@@ -131,7 +165,7 @@ func TestAccLifecycle_concurrentModificationIsAConflict(t *testing.T) {
 			}
 		}
 	}
-	var placementRace, nodePoolRace sync.Once
+	var placementRace, nodePoolRace, profileRace sync.Once
 	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: providersWith(func(h hub.Hub) hub.Hub { return racingHub{h, &placementRace} }), Steps: []resource.TestStep{
 		{Config: cfg + simplePlacement("", "")},
 		{
@@ -172,6 +206,26 @@ func TestAccLifecycle_concurrentModificationIsAConflict(t *testing.T) {
 				return err // still there, as the other writer left it
 			}),
 			Config: cfg,
+		},
+	}})
+	profile := func(disabled bool) string {
+		return cfg + fmt.Sprintf("resource \"aks_fleet_autoupgrade_profile\" \"p\" {\n  name     = \"p\"\n  channel  = \"Stable\"\n  disabled = %v\n}\n", disabled)
+	}
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: providersWith(func(h hub.Hub) hub.Hub { return racingHub{h, &profileRace} }), Steps: []resource.TestStep{
+		{Config: profile(false)},
+		{
+			Config:      profile(true),
+			ExpectError: expectError(`aks_fleet_autoupgrade_profile p was changed outside Terraform since it was read — refresh and apply again`),
+		},
+		{
+			PreConfig: stored(func(h *mock.Hub) error {
+				p, err := h.GetAutoUpgradeProfile(context.Background(), "p")
+				if err == nil && p.Spec.Channel != update.ChannelRapid {
+					err = fmt.Errorf("the hub holds %+v, want the other writer's", p.Spec)
+				}
+				return err
+			}),
+			Config: profile(true),
 		},
 	}})
 }

@@ -10,11 +10,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/update"
@@ -39,46 +37,19 @@ type autoUpgradeProfileResource struct {
 	hubClient
 }
 
-// autoUpgradeProfileModel is the whole resource state.
+// autoUpgradeProfileModel is the whole resource state; the embedded profile
+// is the configurable spec.
 type autoUpgradeProfileModel struct {
-	ID                      string             `json:"id"`
-	Name                    string             `json:"name"`
-	Channel                 string             `json:"channel"`
-	UpdateStrategyID        string             `json:"update_strategy_id"`
-	NodeImageSelection      string             `json:"node_image_selection"`
-	Disabled                bool               `json:"disabled"`
-	TargetKubernetesVersion string             `json:"target_kubernetes_version"`
-	LongTermSupport         bool               `json:"long_term_support"`
-	GenerateRunTrigger      string             `json:"generate_run_trigger"`
-	GeneratedRunID          string             `json:"generated_run_id"`
-	Preview                 *profilePreviewDoc `json:"preview"`
-	Status                  *profileStatusDoc  `json:"status"`
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	update.ProfileSpec
+	GenerateRunTrigger string             `json:"generate_run_trigger"`
+	GeneratedRunID     string             `json:"generated_run_id"`
+	Preview            *profilePreviewDoc `json:"preview"`
+	Status             *profileStatusDoc  `json:"status"`
 }
 
 func (autoUpgradeProfileResource) model() any { return &autoUpgradeProfileModel{} }
-
-func (m *autoUpgradeProfileModel) spec() update.ProfileSpec {
-	return update.ProfileSpec{Channel: m.Channel, UpdateStrategyID: m.UpdateStrategyID, NodeImageSelectionType: m.NodeImageSelection,
-		Disabled: m.Disabled, TargetKubernetesVersion: m.TargetKubernetesVersion, LongTermSupport: m.LongTermSupport}
-}
-
-func (m *autoUpgradeProfileModel) setSpec(s update.ProfileSpec) {
-	m.Channel, m.UpdateStrategyID, m.NodeImageSelection = s.Channel, s.UpdateStrategyID, s.NodeImageSelectionType
-	m.Disabled, m.TargetKubernetesVersion, m.LongTermSupport = s.Disabled, s.TargetKubernetesVersion, s.LongTermSupport
-}
-
-// profileErrors are the engine's errors with its paths renamed to the
-// schema's (the engine's node_image_selection_type is node_image_selection).
-func profileErrors(es field.Errors) field.Errors {
-	out := make(field.Errors, len(es))
-	for i, e := range es {
-		if e.Path.String() == "node_image_selection_type" {
-			e.Path = field.Root("node_image_selection")
-		}
-		out[i] = e
-	}
-	return out
-}
 
 // profilePreviewDoc is the profile's preview: the channel now and the run it would trigger.
 type profilePreviewDoc struct {
@@ -131,15 +102,6 @@ func (r *autoUpgradeProfileResource) Configure(_ context.Context, req resource.C
 }
 
 func (r *autoUpgradeProfileResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	str := func(d string) rschema.StringAttribute {
-		return rschema.StringAttribute{Computed: true, MarkdownDescription: d}
-	}
-	strList := func(d string) rschema.ListAttribute {
-		return rschema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: d}
-	}
-	strMap := func(d string) rschema.MapAttribute {
-		return rschema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: d}
-	}
 	attrs := map[string]rschema.Attribute{
 		"name": rschema.StringAttribute{Required: true, PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			MarkdownDescription: "The profile name: lower-case letters, digits and `-`, 1–50 characters, starting and ending with a letter or a digit."},
@@ -156,32 +118,30 @@ func (r *autoUpgradeProfileResource) Schema(_ context.Context, _ resource.Schema
 		"node_image_selection": rschema.StringAttribute{Optional: true, MarkdownDescription: "Which node images the profile's " +
 			"runs install with a Kubernetes upgrade: `Latest` (the default: the newest in each member's region) or " +
 			"`Consistent` (the newest released in every region of the run). Not allowed with channel `NodeImage`."},
-		"disabled": rschema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false),
-			MarkdownDescription: "Whether the profile is switched off (default `false`): a disabled profile triggers no run, and " +
-				"releases made while it was disabled never trigger it. Runs can still be generated on demand."},
+		"disabled": optionalFalse("Whether the profile is switched off (default `false`): a disabled profile triggers no run, and " +
+			"releases made while it was disabled never trigger it. Runs can still be generated on demand."),
 		"target_kubernetes_version": rschema.StringAttribute{Optional: true, MarkdownDescription: "For channel " +
 			"`TargetKubernetesVersion` (and only then, where it is required): the minor to follow, `major.minor` such as `1.30`."},
-		"long_term_support": rschema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false),
-			MarkdownDescription: "With channel `TargetKubernetesVersion` only: allow a long-term-support minor outside the " +
-				"supported N−2..N window as the target, and keep members on LTS minors in the profile (default `false`)."},
+		"long_term_support": optionalFalse("With channel `TargetKubernetesVersion` only: allow a long-term-support minor outside the " +
+			"supported N−2..N window as the target, and keep members on LTS minors in the profile (default `false`)."),
 		"generate_run_trigger": rschema.StringAttribute{Optional: true, MarkdownDescription: "Any value; setting or changing it " +
 			"asks the hub, at apply, to generate the update run the profile would trigger now, **without starting it** " +
 			"(`generated_run_id`). Re-applying the same value generates nothing. Start the run by importing it into an " +
 			"`aks_fleet_update_run` with `start = true`, or with the Fleet Manager API."},
-		"generated_run_id": str("The update run the last change of `generate_run_trigger` generated (its name); null until then."),
+		"generated_run_id": computedString("The update run the last change of `generate_run_trigger` generated (its name); null until then."),
 		"preview": rschema.SingleNestedAttribute{Computed: true, MarkdownDescription: "What the profile would do if its channel " +
 			"triggered at plan: the channel's target now and the rollout of the run it would start, in the order of its strategy. " +
 			"Computed when the profile is created or its configuration changes, and kept afterwards: time passing and new " +
 			"releases never cause a diff (`status` and the `aks_fleet_kubernetes_versions` data source show the live situation).",
 			Attributes: map[string]rschema.Attribute{
-				"evaluated_at": str("The hub's clock at plan (RFC 3339)."),
-				"summary":      str("One line: the channel's target and the rollout's totals."),
-				"kubernetes_version": str("The Kubernetes version the channel resolves to now (null for `NodeImage`, or when it " +
+				"evaluated_at": computedString("The hub's clock at plan (RFC 3339)."),
+				"summary":      computedString("One line: the channel's target and the rollout's totals."),
+				"kubernetes_version": computedString("The Kubernetes version the channel resolves to now (null for `NodeImage`, or when it " +
 					"resolves to nothing: see `note`)."),
-				"node_images":      strMap("For `NodeImage`: the newest image of each family the channel takes node pools to."),
-				"supported_minors": strList("The minors the profile moves members within, newest first: N, N−1, N−2, and LTS minors with `long_term_support`."),
-				"note":             str("Why the channel resolves to nothing now (no run would be generated); null otherwise."),
-				"left_behind": strMap("The members the profile does not move — outside the supported minors, or more than one " +
+				"node_images":      computedStringMap("For `NodeImage`: the newest image of each family the channel takes node pools to."),
+				"supported_minors": computedStringList("The minors the profile moves members within, newest first: N, N−1, N−2, and LTS minors with `long_term_support`."),
+				"note":             computedString("Why the channel resolves to nothing now (no run would be generated); null otherwise."),
+				"left_behind": computedStringMap("The members the profile does not move — outside the supported minors, or more than one " +
 					"minor behind the target — each with the versions a manual update run must take it to first, in order."),
 				"rollout": rolloutPreviewAttr("The run the profile would start now: stage → group → member, each with its " +
 					"predicted outcome, versions from → to and the reason."),
@@ -189,12 +149,12 @@ func (r *autoUpgradeProfileResource) Schema(_ context.Context, _ resource.Schema
 		"status": rschema.SingleNestedAttribute{Computed: true, MarkdownDescription: "The profile's triggers, refreshed on every " +
 			"read: a release entering the channel makes an enabled profile generate an update run and start it.",
 			Attributes: map[string]rschema.Attribute{
-				"last_triggered_at":             str("When the profile last triggered (RFC 3339)."),
-				"last_trigger_status":           str("`Succeeded` or `Failed`."),
-				"last_trigger_error":            str("Why the last trigger failed (e.g. its strategy no longer exists)."),
-				"last_trigger_upgrade_versions": strList("The versions the last triggered run installs."),
-				"last_run":                      str("The update run the last trigger started."),
-				"runs":                          strList("Every update run the profile generated that still exists, triggered or on demand, oldest first."),
+				"last_triggered_at":             computedString("When the profile last triggered (RFC 3339)."),
+				"last_trigger_status":           computedString("`Succeeded` or `Failed`."),
+				"last_trigger_error":            computedString("Why the last trigger failed (e.g. its strategy no longer exists)."),
+				"last_trigger_upgrade_versions": computedStringList("The versions the last triggered run installs."),
+				"last_run":                      computedString("The update run the last trigger started."),
+				"runs":                          computedStringList("Every update run the profile generated that still exists, triggered or on demand, oldest first."),
 			}},
 	}
 	resp.Schema = rschema.Schema{
@@ -224,17 +184,8 @@ func (r *autoUpgradeProfileResource) ValidateConfig(ctx context.Context, req res
 		reportErrors(&resp.Diagnostics, "Invalid auto-upgrade profile", errs, unknown)
 		return
 	}
-	errs = append(errs, profileErrors(update.ValidateProfile(m.spec()))...)
-	reportErrors(&resp.Diagnostics, "Invalid auto-upgrade profile", errs, unknownWithRenames(unknown))
-}
-
-// unknownWithRenames adds the engine's name of node_image_selection to the
-// unknown paths, so that its rules wait for it too.
-func unknownWithRenames(u unknownPaths) unknownPaths {
-	if u.covers(field.Root("node_image_selection")) {
-		return append(u, field.Root("node_image_selection_type"))
-	}
-	return u
+	errs = append(errs, update.ValidateProfile(m.ProfileSpec)...)
+	reportErrors(&resp.Diagnostics, "Invalid auto-upgrade profile", errs, unknown)
 }
 
 func (r *autoUpgradeProfileResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
@@ -264,11 +215,11 @@ func (r *autoUpgradeProfileResource) ModifyPlan(ctx context.Context, req resourc
 		if !replaced && !triggered && !unknown.covers(field.Root("generate_run_trigger")) {
 			setComputed(ctx, &resp.Plan, resp.Plan.Schema, path.Root("generated_run_id"), prior.GeneratedRunID, &resp.Diagnostics)
 		}
-		if !replaced && len(unknown) == 0 && sameSpec(prior.spec(), plan.spec(), update.ProfileWithDefaults) {
+		if !replaced && len(unknown) == 0 && sameSpec(prior.ProfileSpec, plan.ProfileSpec, update.ProfileWithDefaults) {
 			keepPreview(ctx, req.State, &resp.Plan, &resp.Diagnostics)
 			if triggered && r.hub != nil { // a run is generated at apply: it must be possible now
 				if f, err := r.hub.Fleet(ctx); err == nil {
-					checkGenerate(&resp.Diagnostics, update.ResolveProfile(plan.spec(), f.Regions, r.hub.Now()))
+					checkGenerate(&resp.Diagnostics, update.ResolveProfile(plan.ProfileSpec, f.Regions, r.hub.Now()))
 				}
 			}
 			return
@@ -283,7 +234,7 @@ func (r *autoUpgradeProfileResource) ModifyPlan(ctx context.Context, req resourc
 	if !found {
 		return
 	}
-	pp, ok := r.preview(ctx, plan.Name, plan.spec(), strategy, &resp.Diagnostics)
+	pp, ok := r.preview(ctx, plan.Name, plan.ProfileSpec, strategy, &resp.Diagnostics)
 	if !ok {
 		return
 	}
@@ -326,7 +277,7 @@ func (r *autoUpgradeProfileResource) Update(ctx context.Context, req resource.Up
 	if _, ok := readValue(req.State.Raw, &prior, &resp.Diagnostics); !ok {
 		return
 	}
-	guard := updateGuard(ctx, req.Private, r.current(ctx, prior.ID, prior.spec()), &resp.Diagnostics)
+	guard := updateGuard(ctx, req.Private, r.current(ctx, prior.ID, prior.ProfileSpec), &resp.Diagnostics)
 	r.apply(ctx, opUpdate, &prior, req.Plan, guard, &resp.State, resp.Private, &resp.Diagnostics)
 }
 
@@ -355,13 +306,13 @@ func (r *autoUpgradeProfileResource) apply(ctx context.Context, op string, prior
 			diags.AddError("Cannot read the fleet", err.Error())
 			return
 		}
-		if checkGenerate(diags, update.ResolveProfile(m.spec(), f.Regions, r.hub.Now())); diags.HasError() {
+		if checkGenerate(diags, update.ResolveProfile(m.ProfileSpec, f.Regions, r.hub.Now())); diags.HasError() {
 			return
 		}
 	}
 	var p *hub.AutoUpgradeProfile
 	write := func(pre hub.Precondition) (err error) {
-		p, err = r.hub.PutAutoUpgradeProfile(ctx, hub.AutoUpgradeProfile{Meta: hub.Meta{Name: m.Name}, Spec: m.spec()}, pre)
+		p, err = r.hub.PutAutoUpgradeProfile(ctx, hub.AutoUpgradeProfile{Meta: hub.Meta{Name: m.Name}, Spec: m.ProfileSpec}, pre)
 		return err
 	}
 	if err := guarded(write); err != nil {
@@ -372,7 +323,7 @@ func (r *autoUpgradeProfileResource) apply(ctx context.Context, op string, prior
 	m.Status = newProfileStatusDoc(p.Status)
 	if m.Preview == nil { // not known at plan (a strategy created by this apply)
 		strategy, _ := previewStrategy(ctx, r.hub, m.UpdateStrategyID, "profile", diags)
-		if pp, ok := r.preview(ctx, m.Name, m.spec(), strategy, diags); ok {
+		if pp, ok := r.preview(ctx, m.Name, m.ProfileSpec, strategy, diags); ok {
 			m.Preview = newProfilePreviewDoc(pp)
 		}
 	}
@@ -438,13 +389,13 @@ func (r *autoUpgradeProfileResource) Read(ctx context.Context, req resource.Read
 	saveVersion(ctx, resp.Private, p.Meta, &resp.Diagnostics)
 	m := prior
 	m.ID, m.Name = p.Name, p.Name
-	if !sameSpec(prior.spec(), p.Spec, update.ProfileWithDefaults) { // imported, or changed outside Terraform
-		m.setSpec(adoptSpec(p.Spec, prior.spec(), update.ProfileWithDefaults))
+	if !sameSpec(prior.ProfileSpec, p.Spec, update.ProfileWithDefaults) { // imported, or changed outside Terraform
+		m.ProfileSpec = adoptSpec(p.Spec, prior.ProfileSpec, update.ProfileWithDefaults)
 		m.Preview = nil // it described the spec Terraform wrote
 	}
 	if m.Preview == nil { // imported or changed: preview the profile the hub holds
 		strategy, _ := previewStrategy(ctx, r.hub, m.UpdateStrategyID, "profile", &resp.Diagnostics)
-		pp, ok := r.preview(ctx, m.Name, m.spec(), strategy, &resp.Diagnostics)
+		pp, ok := r.preview(ctx, m.Name, m.ProfileSpec, strategy, &resp.Diagnostics)
 		if !ok {
 			return
 		}
@@ -460,7 +411,7 @@ func (r *autoUpgradeProfileResource) Delete(ctx context.Context, req resource.De
 		return
 	}
 	del := func(pre hub.Precondition) error { return r.hub.DeleteAutoUpgradeProfile(ctx, m.ID, pre) }
-	if err := conditionalWrite(savedVersion(ctx, req.Private, &resp.Diagnostics), r.current(ctx, m.ID, m.spec()), del); err != nil && !errors.Is(err, hub.ErrNotFound) {
+	if err := conditionalWrite(savedVersion(ctx, req.Private, &resp.Diagnostics), r.current(ctx, m.ID, m.ProfileSpec), del); err != nil && !errors.Is(err, hub.ErrNotFound) {
 		hubError(&resp.Diagnostics, opDelete, objectRef{autoUpgradeProfileType, m.ID}, err)
 	}
 }

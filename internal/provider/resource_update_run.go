@@ -14,7 +14,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
@@ -121,22 +120,13 @@ func (r *updateRunResource) Configure(_ context.Context, req resource.ConfigureR
 
 func (r *updateRunResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	replace := "Changing it replaces the run (a started run cannot be changed)."
-	boolAttr := func(d string) rschema.BoolAttribute {
-		return rschema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false), MarkdownDescription: d}
-	}
-	str := func(d string) rschema.StringAttribute {
-		return rschema.StringAttribute{Computed: true, MarkdownDescription: d}
-	}
-	strMap := func(d string) rschema.MapAttribute {
-		return rschema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: d}
-	}
 	attrs := updateRunSpecAttrs(replace)
 	for k, v := range map[string]rschema.Attribute{
-		"start": boolAttr("Whether apply starts the run (default `false`: the run is created, not started, as the API does). " +
+		"start": optionalFalse("Whether apply starts the run (default `false`: the run is created, not started, as the API does). " +
 			"Set it to `true` to start a run that has not started; it does nothing to a run that has."),
-		"stopped": boolAttr("Set to `true` to stop the run: upgrades in flight finish, nothing new starts. Setting it back to " +
+		"stopped": optionalFalse("Set to `true` to stop the run: upgrades in flight finish, nothing new starts. Setting it back to " +
 			"`false` (with `start = true`) resumes the run."),
-		"wait_for_completion": boolAttr("Whether apply waits until the run has completed, failed or stopped, or every member left " +
+		"wait_for_completion": optionalFalse("Whether apply waits until the run has completed, failed or stopped, or every member left " +
 			"is Pending (waiting for a maintenance window or a release), logging progress. Bounded by `timeouts`. A run that fails " +
 			"while apply waits fails the apply, naming the member, its group and stage, and the error."),
 		"skip": rschema.ListNestedAttribute{Optional: true, MarkdownDescription: "Skip targets: adding one skips it (and " +
@@ -158,17 +148,17 @@ func (r *updateRunResource) Schema(ctx context.Context, _ resource.SchemaRequest
 		"status": rschema.SingleNestedAttribute{Computed: true, MarkdownDescription: "The run's progress, refreshed on every read " +
 			"(it moves with the hub's clock between commands).",
 			Attributes: map[string]rschema.Attribute{
-				"state":                str("The run's state: `NotStarted`, `Running`, `Pending`, `Stopping`, `Stopped`, `Failed` or `Completed`."),
-				"message":              str("Why it failed, naming the member, its group and stage."),
-				"start_time":           str("When it last started (RFC 3339)."),
-				"end_time":             str("When it ended (RFC 3339)."),
-				"progress":             str("Members done of the total, and the current stage."),
-				"current_stage":        str("The stage in progress."),
-				"stages":               strMap("State of each stage, with its after-stage wait."),
-				"groups":               strMap("State of each group, keyed `<stage>/<group>`."),
-				"members":              strMap("State of each member with its message (versions, the next window opening, the error)."),
-				"gates":                strMap("State of each approval gate, by key."),
-				"selected_node_images": strMap("The node images a `Consistent` selection chose, per family."),
+				"state":                computedString("The run's state: `NotStarted`, `Running`, `Pending`, `Stopping`, `Stopped`, `Failed` or `Completed`."),
+				"message":              computedString("Why it failed, naming the member, its group and stage."),
+				"start_time":           computedString("When it last started (RFC 3339)."),
+				"end_time":             computedString("When it ended (RFC 3339)."),
+				"progress":             computedString("Members done of the total, and the current stage."),
+				"current_stage":        computedString("The stage in progress."),
+				"stages":               computedStringMap("State of each stage, with its after-stage wait."),
+				"groups":               computedStringMap("State of each group, keyed `<stage>/<group>`."),
+				"members":              computedStringMap("State of each member with its message (versions, the next window opening, the error)."),
+				"gates":                computedStringMap("State of each approval gate, by key."),
+				"selected_node_images": computedStringMap("The node images a `Consistent` selection chose, per family."),
 			}},
 	} {
 		attrs[k] = v

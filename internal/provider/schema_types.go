@@ -3,6 +3,8 @@ package provider
 import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 )
 
@@ -71,4 +73,28 @@ func objectType(attrs map[string]rschema.Attribute) basetypes.ObjectType {
 		types[name] = a.GetType()
 	}
 	return basetypes.ObjectType{AttrTypes: types}
+}
+
+// The attribute kinds the resources' computed parts (previews, status) are
+// made of, and their optional flags, each with its description.
+
+func computedString(d string) rschema.StringAttribute {
+	return rschema.StringAttribute{Computed: true, MarkdownDescription: d}
+}
+
+func computedStringList(d string) rschema.ListAttribute {
+	return rschema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: d}
+}
+
+func computedStringMap(d string) rschema.MapAttribute {
+	return rschema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: d}
+}
+
+func computedInt(d string) rschema.Int64Attribute {
+	return rschema.Int64Attribute{Computed: true, MarkdownDescription: d}
+}
+
+// optionalFalse is an optional flag that is false when unset.
+func optionalFalse(d string) rschema.BoolAttribute {
+	return rschema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false), MarkdownDescription: d}
 }

@@ -61,21 +61,15 @@ func updateStagesAttr(required bool, description string) rschema.ListNestedAttri
 // rolloutPreviewAttr is the computed rollout preview of a run or of a
 // strategy applied to an upgrade: one line per member, in rollout order.
 func rolloutPreviewAttr(description string) rschema.SingleNestedAttribute {
-	str := func(d string) rschema.StringAttribute {
-		return rschema.StringAttribute{Computed: true, MarkdownDescription: d}
-	}
-	num := func(d string) rschema.Int64Attribute {
-		return rschema.Int64Attribute{Computed: true, MarkdownDescription: d}
-	}
 	return rschema.SingleNestedAttribute{Computed: true, MarkdownDescription: description,
 		Attributes: map[string]rschema.Attribute{
-			"evaluated_at": str("The instant the preview starts the run at (the hub's clock at plan, RFC 3339)."),
-			"summary":      str("Totals and the estimated duration, in one line."),
-			"estimated_finish": str("When the last member is expected to finish (RFC 3339); null when some member waits for " +
+			"evaluated_at": computedString("The instant the preview starts the run at (the hub's clock at plan, RFC 3339)."),
+			"summary":      computedString("Totals and the estimated duration, in one line."),
+			"estimated_finish": computedString("When the last member is expected to finish (RFC 3339); null when some member waits for " +
 				"good (a version never released in its region, a window that never opens)."),
-			"to_upgrade": num("Members the run upgrades."),
-			"skipped":    num("Members the run skips (already up to date, no consistent image)."),
-			"pending":    num("Members that wait (maintenance window closed, version not yet in their region)."),
+			"to_upgrade": computedInt("Members the run upgrades."),
+			"skipped":    computedInt("Members the run skips (already up to date, no consistent image)."),
+			"pending":    computedInt("Members that wait (maintenance window closed, version not yet in their region)."),
 			"members": rschema.MapAttribute{Computed: true, ElementType: types.StringType,
 				MarkdownDescription: "One line per member, keyed `<n>. <stage>/<group>/<member>` in rollout order: the predicted outcome " +
 					"(`Upgrade`, `Skipped` or `Pending`), versions from → to, the reason, and the estimated start – finish (UTC)."},
@@ -83,7 +77,7 @@ func rolloutPreviewAttr(description string) rschema.SingleNestedAttribute {
 				MarkdownDescription: "For a `Consistent` node image selection: the image version chosen per image family."},
 			"approval_gates": rschema.ListAttribute{Computed: true, ElementType: types.StringType,
 				MarkdownDescription: "The approval gates the rollout passes (keys as `approved_gates` takes them); the estimate assumes each is approved when reached."},
-			"gantt": str("The rollout as a Mermaid `gantt` chart (one bar per member, a section per stage): paste it in a " +
+			"gantt": computedString("The rollout as a Mermaid `gantt` chart (one bar per member, a section per stage): paste it in a " +
 				"```` ```mermaid ```` block of a pull-request comment to see the plan as a timeline."),
 		},
 	}

@@ -3,7 +3,6 @@ package update
 import (
 	"fmt"
 	"math"
-	"sort"
 	"time"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
@@ -59,20 +58,17 @@ func (v Version) Less(o Version) bool {
 // GAVersions are the generally available Kubernetes versions released in any
 // of the regions at or before now, newest first. Preview versions never count.
 func GAVersions(regions []fleet.Region, now time.Time) []Version {
-	seen := map[Version]bool{}
-	var out []Version
-	for _, r := range regions {
-		for _, k := range r.KubernetesVersions {
-			v, err := ParseVersion(k.Version)
-			if err != nil || k.Preview || k.ReleasedAt.After(now) || seen[v] {
-				continue
-			}
-			seen[v] = true
-			out = append(out, v)
+	return ReleasesAt(regions, now).GA
+}
+
+// newestPatch is the newest version of minor in ga (newest first).
+func newestPatch(ga []Version, minor Version) (Version, bool) {
+	for _, g := range ga {
+		if g.Major == minor.Major && g.Minor == minor.Minor {
+			return g, true
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[j].Less(out[i]) })
-	return out
+	return Version{}, false
 }
 
 // ChannelTarget resolves the Kubernetes version an auto-upgrade channel
@@ -80,14 +76,6 @@ func GAVersions(regions []fleet.Region, now time.Time) []Version {
 // Stable the newest patch of minor N−1, TargetKubernetesVersion the newest
 // patch of the given minor. NodeImage targets node images only: ok is false.
 func ChannelTarget(channel, targetMinor string, ga []Version) (v Version, ok bool, err error) {
-	newestPatchOf := func(major, minor int) (Version, bool) {
-		for _, g := range ga { // newest first
-			if g.Major == major && g.Minor == minor {
-				return g, true
-			}
-		}
-		return Version{}, false
-	}
 	switch channel {
 	case ChannelNodeImage:
 		return Version{}, false, nil
@@ -99,7 +87,7 @@ func ChannelTarget(channel, targetMinor string, ga []Version) (v Version, ok boo
 		if channel == ChannelRapid {
 			return n, true, nil
 		}
-		if v, found := newestPatchOf(n.Major, n.Minor-1); found {
+		if v, found := newestPatch(ga, Version{n.Major, n.Minor - 1, 0}); found {
 			return v, true, nil
 		}
 		if n.Minor == 0 {
@@ -111,7 +99,7 @@ func ChannelTarget(channel, targetMinor string, ga []Version) (v Version, ok boo
 		if perr != nil {
 			return Version{}, false, perr
 		}
-		if v, found := newestPatchOf(t.Major, t.Minor); found {
+		if v, found := newestPatch(ga, minorOf(t)); found {
 			return v, true, nil
 		}
 		return Version{}, false, fmt.Errorf("no generally available version of %s in the catalog", t.MinorString())

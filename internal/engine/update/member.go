@@ -104,7 +104,7 @@ func (c catalog) newestImage(region, family string, t time.Time) (string, bool) 
 	}
 	best := ""
 	for _, im := range r.NodeImages {
-		if im.Family == family && !im.ReleasedAt.After(t) && (best == "" || imageLess(best, im.Version)) {
+		if im.Family == family && !im.ReleasedAt.After(t) && (best == "" || ImageLess(best, im.Version)) {
 			best = im.Version
 		}
 	}
@@ -124,9 +124,7 @@ func (c catalog) imageReleased(region, family, v string) (time.Time, bool) {
 }
 
 // ImageLess orders node image versions (YYYYMM.DD.patch) numerically, part by part.
-func ImageLess(a, b string) bool { return imageLess(a, b) }
-
-func imageLess(a, b string) bool {
+func ImageLess(a, b string) bool {
 	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
 	for i := 0; i < len(pa) && i < len(pb); i++ {
 		if len(pa[i]) != len(pb[i]) {
@@ -177,7 +175,7 @@ func (c catalog) consistentImages(members []Member, t time.Time) map[string]stri
 		}
 		best := ""
 		for v := range common {
-			if best == "" || imageLess(best, v) {
+			if best == "" || ImageLess(best, v) {
 				best = v
 			}
 		}

@@ -119,11 +119,6 @@ func (s *segment) reach(k *track, t time.Time) {
 		k.msg = "already up to date"
 		return
 	}
-	if wantK8s && !notInRegion && newerVersion(m.KubernetesVersion, k.toK8s) {
-		k.outcome, k.reason = OutcomeSkipped, ReasonUpToDate
-		k.msg = fmt.Sprintf("already at %s, newer than the target %s", m.KubernetesVersion, k.toK8s)
-		return
-	}
 	// A run an auto-upgrade profile generated leaves members outside the
 	// supported minors, or more than one minor behind, as they are.
 	if a := s.x.AutoUpgrade; a != nil {

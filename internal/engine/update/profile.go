@@ -2,6 +2,8 @@ package update
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -27,15 +29,7 @@ type Releases struct {
 
 // ReleasesAt collects the GA releases of regions at or before now.
 func ReleasesAt(regions []fleet.Region, now time.Time) Releases {
-	r := Releases{GA: GAVersions(regions, now), LTS: map[Version]bool{}}
-	for _, reg := range regions {
-		for _, k := range reg.KubernetesVersions {
-			if v, err := ParseVersion(k.Version); err == nil && k.LTS && !k.Preview && !k.ReleasedAt.After(now) {
-				r.LTS[minorOf(v)] = true
-			}
-		}
-	}
-	return r
+	return newReleaseIndex(regions).at(now)
 }
 
 func minorOf(v Version) Version { return Version{v.Major, v.Minor, 0} }
@@ -86,14 +80,7 @@ func (r Releases) hasMinor(minor Version) bool {
 }
 
 // newestPatch is the newest GA patch of a minor.
-func (r Releases) newestPatch(minor Version) (Version, bool) {
-	for _, g := range r.GA {
-		if g.Major == minor.Major && g.Minor == minor.Minor {
-			return g, true
-		}
-	}
-	return Version{}, false
-}
+func (r Releases) newestPatch(minor Version) (Version, bool) { return newestPatch(r.GA, minor) }
 
 // minorsString renders minors as "1.31, 1.30, 1.29".
 func minorsString(vs []Version) string {
@@ -139,7 +126,7 @@ func newReleaseIndex(regions []fleet.Region) *releaseIndex {
 	return ix
 }
 
-// at is ReleasesAt(regions, t).
+// at is the GA releases at t (ReleasesAt).
 func (ix *releaseIndex) at(t time.Time) Releases {
 	n := sort.Search(len(ix.times), func(i int) bool { return ix.times[i].After(t) })
 	if r, ok := ix.memo[n]; ok {
@@ -239,7 +226,7 @@ func NewestNodeImages(regions []fleet.Region, now time.Time) map[string]string {
 			if im.ReleasedAt.After(now) {
 				continue
 			}
-			if cur, ok := out[im.Family]; !ok || imageLess(cur, im.Version) {
+			if cur, ok := out[im.Family]; !ok || ImageLess(cur, im.Version) {
 				out[im.Family] = im.Version
 			}
 		}
@@ -415,7 +402,8 @@ type LeftBehindMember struct {
 // PreviewProfile previews profile p (named name) over members at now:
 // the run it would generate, started now (designs/updates.md §5).
 func PreviewProfile(name string, p ProfileSpec, strategy *Strategy, members []Member, regions []fleet.Region, d time.Duration, now time.Time) ProfilePreview {
-	res := ResolveProfile(p, regions, now)
+	rel := ReleasesAt(regions, now)
+	res := resolveProfile(p, rel, regions, now)
 	out := ProfilePreview{Resolution: res}
 	u, ok := ProfileUpdate(p, res)
 	if !ok {
@@ -426,7 +414,6 @@ func PreviewProfile(name string, p ProfileSpec, strategy *Strategy, members []Me
 	pv := PreviewGeneratedRun(u, strategy, a, members, regions, d, now)
 	out.Rollout = &pv
 	out.LeftBehind = map[string]LeftBehindMember{}
-	rel := ReleasesAt(regions, now)
 	for _, m := range members {
 		if reason, msg, back := a.leftBehind(m, res.Target, rel); reason != "" {
 			out.LeftBehind[m.Name] = LeftBehindMember{Reason: reason, Message: msg, BringBack: back}
@@ -451,25 +438,6 @@ func (pp ProfilePreview) Summary() string {
 		return head
 	}
 	return head + "; " + pp.Rollout.Summary()
-}
-
-// LeftBehind counts the members the profile does not move (outside the
-// supported minors or more than one minor behind).
-func (p Preview) LeftBehind() int {
-	n := 0
-	for _, m := range p.Members() {
-		if m.LeftBehind() {
-			n++
-		}
-	}
-	return n
-}
-
-// LeftBehind reports whether an auto-upgrade profile's run leaves the
-// member as it is: outside the supported minors, or more than one minor
-// behind the target.
-func (m MemberPreview) LeftBehind() bool {
-	return m.Reason == ReasonOutsideSupport || m.Reason == ReasonAutoSkipsMinor
 }
 
 // keyNewer reports whether key moves the channel forward from seen: a newer
@@ -498,7 +466,7 @@ func keyNewer(channel, seen, key string) bool {
 		if i <= 0 {
 			continue
 		}
-		if v, ok := old[fv[:i]]; !ok || imageLess(v, fv[i+1:]) {
+		if v, ok := old[fv[:i]]; !ok || ImageLess(v, fv[i+1:]) {
 			return true
 		}
 	}
@@ -519,7 +487,7 @@ func ProfilePreviewWarnings(pp ProfilePreview) []field.Warning {
 		return ws
 	}
 	var left []string
-	for _, name := range sortedNames(pp.LeftBehind) {
+	for _, name := range slices.Sorted(maps.Keys(pp.LeftBehind)) {
 		if back := pp.LeftBehind[name].BringBack; len(back) > 0 {
 			left = append(left, name+" (to "+strings.Join(back, ", then ")+" first)")
 		} else {
@@ -533,15 +501,6 @@ func ProfilePreviewWarnings(pp ProfilePreview) []field.Warning {
 				len(left), listNames(left))})
 	}
 	return ws
-}
-
-func sortedNames[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // MaxTriggers bounds how many triggers ProfileTriggers returns at once.

@@ -110,7 +110,7 @@ func TestPreviewProfileMembers(t *testing.T) {
 	if b := got["c-two-behind"].BringBack; !slices.Equal(b, []string{"1.30.5"}) {
 		t.Errorf("bring back = %v", b)
 	}
-	if n := pp.Rollout.LeftBehind(); n != 2 {
+	if n := len(pp.LeftBehind); n != 2 {
 		t.Errorf("left behind = %d, want 2", n)
 	}
 	// A manual run of the same upgrade fails on the member two minors

@@ -172,7 +172,7 @@ type GateStatus struct {
 type ProfileSpec struct {
 	Channel                 string `json:"channel"`
 	UpdateStrategyID        string `json:"update_strategy_id"`
-	NodeImageSelectionType  string `json:"node_image_selection_type"`
+	NodeImageSelectionType  string `json:"node_image_selection"`
 	Disabled                bool   `json:"disabled"`
 	TargetKubernetesVersion string `json:"target_kubernetes_version"`
 	LongTermSupport         bool   `json:"long_term_support"`

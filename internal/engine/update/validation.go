@@ -553,7 +553,7 @@ func ValidateProfile(p ProfileSpec) field.Errors {
 	}
 	checkStrategyID(&es, field.Root("update_strategy_id"), p.UpdateStrategyID)
 
-	np := field.Root("node_image_selection_type")
+	np := field.Root("node_image_selection")
 	switch p.NodeImageSelectionType {
 	case "", NodeImageLatest, NodeImageConsistent:
 		if p.NodeImageSelectionType != "" && p.Channel == ChannelNodeImage {

@@ -251,11 +251,11 @@ var profileRuleCases = []ruleCase[ProfileSpec]{
 		`"canary first" is not an update strategy name`},
 	{"NodeImage with a selection", func(p *ProfileSpec) {
 		*p = ProfileSpec{Channel: ChannelNodeImage, NodeImageSelectionType: NodeImageLatest}
-	}, "node_image_selection_type", RuleNodeImageSelectionType,
+	}, "node_image_selection", RuleNodeImageSelectionType,
 		"channel NodeImage takes no node image selection (it installs the newest images of each family). Remove the node image selection, or use another channel"},
-	{"Custom selection", func(p *ProfileSpec) { p.NodeImageSelectionType = NodeImageCustom }, "node_image_selection_type", RuleNodeImageSelectionType,
+	{"Custom selection", func(p *ProfileSpec) { p.NodeImageSelectionType = NodeImageCustom }, "node_image_selection", RuleNodeImageSelectionType,
 		"node image selection type Custom is not available for auto-upgrade profiles. Use Latest or Consistent"},
-	{"unknown selection", func(p *ProfileSpec) { p.NodeImageSelectionType = "Newest" }, "node_image_selection_type", RuleNodeImageSelectionType,
+	{"unknown selection", func(p *ProfileSpec) { p.NodeImageSelectionType = "Newest" }, "node_image_selection", RuleNodeImageSelectionType,
 		`"Newest" is not a node image selection type. Use Latest or Consistent`},
 	{"TargetKubernetesVersion without a version", func(p *ProfileSpec) { p.TargetKubernetesVersion = "" }, "target_kubernetes_version", RuleTargetKubernetesVersion,
 		`channel TargetKubernetesVersion needs target_kubernetes_version. Set the minor version to follow, e.g. "1.30"`},

@@ -10,12 +10,36 @@ import (
 )
 
 // Defaulting wraps a hub so that it stores and returns placement, NodePool,
-// update strategy and update run specs with the API's defaults filled in, as the Kubernetes API
+// update strategy, update run and auto-upgrade profile specs with the API's defaults filled in, as the Kubernetes API
 // server (CRD defaults) and ARM do and the mock does not. Tests use it to
 // prove that nothing depends on a hub echoing specs back verbatim.
 func Defaulting(h hub.Hub) hub.Hub { return defaulting{h} }
 
 type defaulting struct{ hub.Hub }
+
+// defaulted fills in the defaults of an object the hub returned (none on an error).
+func defaulted[T any](fill func(*T)) func(*T, error) (*T, error) {
+	return func(obj *T, err error) (*T, error) {
+		if obj != nil {
+			fill(obj)
+		}
+		return obj, err
+	}
+}
+
+var (
+	defaultedPlacement = defaulted(func(p *hub.Placement) { p.Spec = placement.WithDefaults(p.Spec) })
+	defaultedNodePool  = defaulted(func(np *hub.NodePool) { np.Spec = nodepool.WithDefaults(np.Spec) })
+	defaultedStrategy  = defaulted(func(s *hub.UpdateStrategy) { s.Spec = update.StrategyWithDefaults(s.Spec) })
+	defaultedProfile   = defaulted(func(p *hub.AutoUpgradeProfile) { p.Spec = update.ProfileWithDefaults(p.Spec) })
+	defaultedRun       = defaulted(func(r *hub.UpdateRun) {
+		r.Spec = update.RunWithDefaults(r.Spec)
+		if r.ResolvedStrategy != nil {
+			s := update.StrategyWithDefaults(*r.ResolvedStrategy)
+			r.ResolvedStrategy = &s
+		}
+	})
+)
 
 func (h defaulting) GetPlacement(ctx context.Context, name string) (*hub.Placement, error) {
 	return defaultedPlacement(h.Hub.GetPlacement(ctx, name))
@@ -24,13 +48,6 @@ func (h defaulting) GetPlacement(ctx context.Context, name string) (*hub.Placeme
 func (h defaulting) ApplyPlacement(ctx context.Context, p hub.Placement, pre hub.Precondition) (*hub.Placement, error) {
 	p.Spec = placement.WithDefaults(p.Spec)
 	return defaultedPlacement(h.Hub.ApplyPlacement(ctx, p, pre))
-}
-
-func defaultedPlacement(p *hub.Placement, err error) (*hub.Placement, error) {
-	if p != nil {
-		p.Spec = placement.WithDefaults(p.Spec)
-	}
-	return p, err
 }
 
 func (h defaulting) GetNodePool(ctx context.Context, cluster, name string) (*hub.NodePool, error) {
@@ -42,13 +59,6 @@ func (h defaulting) ApplyNodePool(ctx context.Context, np hub.NodePool, pre hub.
 	return defaultedNodePool(h.Hub.ApplyNodePool(ctx, np, pre))
 }
 
-func defaultedNodePool(np *hub.NodePool, err error) (*hub.NodePool, error) {
-	if np != nil {
-		np.Spec = nodepool.WithDefaults(np.Spec)
-	}
-	return np, err
-}
-
 func (h defaulting) GetUpdateStrategy(ctx context.Context, name string) (*hub.UpdateStrategy, error) {
 	return defaultedStrategy(h.Hub.GetUpdateStrategy(ctx, name))
 }
@@ -56,13 +66,6 @@ func (h defaulting) GetUpdateStrategy(ctx context.Context, name string) (*hub.Up
 func (h defaulting) PutUpdateStrategy(ctx context.Context, s hub.UpdateStrategy, pre hub.Precondition) (*hub.UpdateStrategy, error) {
 	s.Spec = update.StrategyWithDefaults(s.Spec)
 	return defaultedStrategy(h.Hub.PutUpdateStrategy(ctx, s, pre))
-}
-
-func defaultedStrategy(s *hub.UpdateStrategy, err error) (*hub.UpdateStrategy, error) {
-	if s != nil {
-		s.Spec = update.StrategyWithDefaults(s.Spec)
-	}
-	return s, err
 }
 
 func (h defaulting) GetUpdateRun(ctx context.Context, name string) (*hub.UpdateRun, error) {
@@ -90,13 +93,11 @@ func (h defaulting) ApproveUpdateRunGate(ctx context.Context, name, gate string,
 	return defaultedRun(h.Hub.ApproveUpdateRunGate(ctx, name, gate, pre))
 }
 
-func defaultedRun(r *hub.UpdateRun, err error) (*hub.UpdateRun, error) {
-	if r != nil {
-		r.Spec = update.RunWithDefaults(r.Spec)
-		if r.ResolvedStrategy != nil {
-			s := update.StrategyWithDefaults(*r.ResolvedStrategy)
-			r.ResolvedStrategy = &s
-		}
-	}
-	return r, err
+func (h defaulting) GetAutoUpgradeProfile(ctx context.Context, name string) (*hub.AutoUpgradeProfile, error) {
+	return defaultedProfile(h.Hub.GetAutoUpgradeProfile(ctx, name))
+}
+
+func (h defaulting) PutAutoUpgradeProfile(ctx context.Context, p hub.AutoUpgradeProfile, pre hub.Precondition) (*hub.AutoUpgradeProfile, error) {
+	p.Spec = update.ProfileWithDefaults(p.Spec)
+	return defaultedProfile(h.Hub.PutAutoUpgradeProfile(ctx, p, pre))
 }

@@ -24,7 +24,8 @@ import (
 //
 // Version 4 adds what auto-upgrade triggering keeps (upgradeV3): a run
 // records the profile that generated it, a profile the key its channel last
-// resolved to. Nothing earlier changes meaning.
+// resolved to; and a profile's node_image_selection_type is named
+// node_image_selection.
 const formatVersion = 4
 
 const formatKey = "format"

@@ -338,8 +338,21 @@ func jsonName(f reflect.StructField) (string, bool) {
 	return name, true
 }
 
-// upgradeV3 turns a format-3 body into format 4: the fields format 4 adds
-// (a run's auto_upgrade, a profile's trigger) are absent, which means a run
-// created directly and a profile that starts from what its channel resolved
-// to when it was last written.
-func upgradeV3(_ string, body map[string]any) (map[string]any, error) { return body, nil }
+// upgradeV3 turns a format-3 body into format 4. A profile's
+// spec.node_image_selection_type is spec.node_image_selection (the name of
+// the attribute and of the ARM property). The fields format 4 adds (a run's
+// auto_upgrade, a profile's trigger) are absent, which means a run created
+// directly and a profile that starts from what its channel resolved to when
+// it was last written.
+func upgradeV3(bucket string, body map[string]any) (map[string]any, error) {
+	if bucket != bucketProfiles {
+		return body, nil
+	}
+	if spec, ok := body["spec"].(map[string]any); ok {
+		if v, ok := spec["node_image_selection_type"]; ok {
+			delete(spec, "node_image_selection_type")
+			spec["node_image_selection"] = v
+		}
+	}
+	return body, nil
+}
