@@ -228,7 +228,7 @@ func newNodePoolPreviewDoc(before *nodepool.NodePool, after nodepool.NodePool, n
 			drift.Nodes[n.Node.Name] = strings.Join(n.Reasons, "; ")
 		}
 	}
-	drift.Replacement = nodepool.ReplacementEstimate(dr.Drifted, np.Disruption.Budgets, total, now).Message
+	drift.Replacement = nodepool.ReplacementEstimate(dr.Drifted, np.Disruption.Budgets, total, disrupting, now).Message
 	d.Drift = drift
 	return d
 }

@@ -190,13 +190,15 @@ func equalStrings(a, b []string) bool {
 	return true
 }
 
-// equalDurations compares duration attributes by value ("60m" == "1h"); nil
-// and "0s" are equal (the hash ignores zero values), "Never" only equals
-// "Never".
+// equalDurations compares duration attributes by value ("60m" == "1h");
+// "Never" only equals "Never". Unset differs from "0s": Karpenter's hash
+// (hashstructure with IgnoreZeroValue) skips a nil pointer but hashes a set
+// pointer to a zero duration, and the two mean different things for
+// terminationGracePeriod (wait for the drain forever, or not at all).
 func equalDurations(a, b *string) bool {
 	val := func(p *string) string {
 		if p == nil {
-			return "0s"
+			return "unset"
 		}
 		if *p == Never {
 			return Never
@@ -276,18 +278,19 @@ type Replacement struct {
 const ReplacementLookahead = 7 * 24 * time.Hour
 
 // ReplacementEstimate estimates how many passes Karpenter needs to replace
-// drifted nodes of a pool of total nodes: ceil(drifted / allowance), using
-// the Drifted allowance now, or — when it is 0 now — the first non-zero
-// allowance of the next 7 days (from the Timeline). budgets are evaluated as
-// given (pass WithDefaults(np).Disruption.Budgets for defaults).
-func ReplacementEstimate(drifted int, budgets []Budget, total int, now time.Time) Replacement {
+// drifted nodes of a pool of total nodes, disrupting of them already being
+// disrupted: ceil(drifted / allowance), using the Drifted allowance now (net
+// of the nodes disrupting, designs/nap.md §4), or — when it is 0 now — the
+// first non-zero allowance of the next 7 days (from the Timeline). budgets
+// are evaluated as given (pass WithDefaults(np).Disruption.Budgets for defaults).
+func ReplacementEstimate(drifted int, budgets []Budget, total, disrupting int, now time.Time) Replacement {
 	r := Replacement{Drifted: drifted}
 	if drifted <= 0 {
 		r.Message = "no drifted node to replace"
 		return r
 	}
 	now = now.UTC()
-	tl := Timeline(budgets, total, 0, now, ReplacementLookahead)[Drifted]
+	tl := Timeline(budgets, total, disrupting, now, ReplacementLookahead)[Drifted]
 	for i, iv := range tl {
 		if !iv.Unlimited && iv.Allowed <= 0 {
 			continue

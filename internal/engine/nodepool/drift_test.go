@@ -52,6 +52,9 @@ func TestDrift(t *testing.T) {
 		{"explicit default expireAfter drifts none", func(np *NodePool) { np.Template.ExpireAfter = sp("720h") }, nil, "", nil},
 		{"equivalent expireAfter drifts none", func(np *NodePool) { np.Template.ExpireAfter = sp("43200m") }, nil, "", nil},
 		{"terminationGracePeriod drifts every node", func(np *NodePool) { np.Template.TerminationGracePeriod = sp("1h") }, []string{"d1", "e1", "e2"}, "template.termination_grace_period", nil},
+		// NodePool.Hash uses hashstructure's IgnoreZeroValue, which skips a
+		// nil pointer but hashes a set "0s": unset → 0s is a change.
+		{"terminationGracePeriod unset to 0s drifts every node", func(np *NodePool) { np.Template.TerminationGracePeriod = sp("0s") }, []string{"d1", "e1", "e2"}, "template.termination_grace_period", nil},
 		{"widening In drifts none", func(np *NodePool) { np.Template.Requirements[0].Values = []string{"D", "E", "F"} }, nil, "", nil},
 		{"narrowing In drifts only excluded nodes", func(np *NodePool) { np.Template.Requirements[0].Values = []string{"D"} }, []string{"e1", "e2"},
 			"requirement karpenter.azure.com/sku-family In [D] excludes value E", nil},
@@ -156,6 +159,7 @@ func TestReplacementEstimate(t *testing.T) {
 		drifted     int
 		budgets     []Budget
 		total       int
+		disrupting  int
 		now         time.Time
 		perPass     int
 		passes      int
@@ -164,16 +168,20 @@ func TestReplacementEstimate(t *testing.T) {
 		startsAt    time.Time
 		msgContains string
 	}{
-		{"default 10% of 20", 5, DefaultBudgets(), 20, mon10, 2, 3, false, false, mon10, "2 per pass (budget #1), 3 pass(es), starting now"},
-		{"blocked during business hours", 5, seedBusinessHours, 20, mon10, 2, 3, true, false, monday.Add(17 * time.Hour), "starting Mon 2024-01-01 17:00 UTC"},
-		{"unlimited", 5, []Budget{}, 20, mon10, 5, 1, false, false, mon10, "all at once"},
-		{"fewer drifted than allowed", 1, seedDailyWindow, 30, mon10, 1, 1, false, false, mon10, "1 per pass"},
-		{"always blocked", 3, []Budget{withReasons(budget("0"), "Drifted"), budget("50%")}, 20, mon10, 0, 0, true, true, time.Time{}, "cannot be replaced within the next 7 days"},
-		{"nothing drifted", 0, seedBusinessHours, 20, mon10, 0, 0, false, false, time.Time{}, "no drifted node"},
+		{"default 10% of 20", 5, DefaultBudgets(), 20, 0, mon10, 2, 3, false, false, mon10, "2 per pass (budget #1), 3 pass(es), starting now"},
+		{"blocked during business hours", 5, seedBusinessHours, 20, 0, mon10, 2, 3, true, false, monday.Add(17 * time.Hour), "starting Mon 2024-01-01 17:00 UTC"},
+		{"unlimited", 5, []Budget{}, 20, 0, mon10, 5, 1, false, false, mon10, "all at once"},
+		{"fewer drifted than allowed", 1, seedDailyWindow, 30, 0, mon10, 1, 1, false, false, mon10, "1 per pass"},
+		{"always blocked", 3, []Budget{withReasons(budget("0"), "Drifted"), budget("50%")}, 20, 0, mon10, 0, 0, true, true, time.Time{}, "cannot be replaced within the next 7 days"},
+		{"nothing drifted", 0, seedBusinessHours, 20, 0, mon10, 0, 0, false, false, time.Time{}, "no drifted node"},
+		// Karpenter subtracts the nodes already disrupting from every
+		// allowance (disruption/helpers.go BuildDisruptionBudgetMapping):
+		// 10 nodes, budget 5, 3 disrupting leave 2 per pass.
+		{"net of nodes disrupting", 3, []Budget{budget("5")}, 10, 3, mon10, 2, 2, false, false, mon10, "2 per pass (budget #1), 2 pass(es), starting now"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := ReplacementEstimate(tt.drifted, tt.budgets, tt.total, tt.now)
+			r := ReplacementEstimate(tt.drifted, tt.budgets, tt.total, tt.disrupting, tt.now)
 			if r.PerPass != tt.perPass || r.Passes != tt.passes || r.BlockedNow != tt.blockedNow || r.Blocked != tt.blocked || !r.StartsAt.Equal(tt.startsAt) {
 				t.Errorf("got %+v", r)
 			}
