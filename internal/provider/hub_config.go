@@ -20,10 +20,16 @@ import (
 // place that knows the hub implementations; resources see only hub.Hub.
 type hubFactory func(ctx context.Context, cfg providerModel) (hub.Hub, diag.Diagnostics)
 
-// newHub is the provider's hub factory. Today there is one hub, the mock;
-// the azure block arrives with its own issue.
-func newHub(_ context.Context, cfg providerModel) (hub.Hub, diag.Diagnostics) {
+// newHub is the provider's hub factory: the azure hub for an azure block,
+// otherwise the mock hub.
+func newHub(ctx context.Context, cfg providerModel) (hub.Hub, diag.Diagnostics) {
 	var diags diag.Diagnostics
+	if oneHub(cfg, &diags); diags.HasError() {
+		return nil, diags
+	}
+	if cfg.Azure != nil {
+		return azureHub(ctx, *cfg.Azure)
+	}
 	m := cfg.Mock
 	if m == nil {
 		m = &mockModel{}
@@ -55,11 +61,26 @@ func (p *aksProvider) ValidateConfig(ctx context.Context, req provider.ValidateC
 	if !ok || len(unknown) > 0 {
 		return
 	}
+	if oneHub(cfg, &resp.Diagnostics); resp.Diagnostics.HasError() {
+		return
+	}
+	if cfg.Azure != nil {
+		azureConfig(*cfg.Azure, &resp.Diagnostics)
+		return
+	}
 	m := mockModel{}
 	if cfg.Mock != nil {
 		m = *cfg.Mock
 	}
 	mockConfig(m, &resp.Diagnostics)
+}
+
+// oneHub checks that the configuration names at most one hub.
+func oneHub(cfg providerModel, diags *diag.Diagnostics) {
+	if cfg.Mock != nil && cfg.Azure != nil {
+		diags.AddAttributeError(path.Root("azure"), "Two hubs configured",
+			"The provider uses one hub: keep either the mock block (the embedded simulated fleet) or the azure block (a real fleet), not both.")
+	}
 }
 
 // mockConfig resolves the mock block against its environment variables: the

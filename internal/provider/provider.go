@@ -51,7 +51,8 @@ type aksProvider struct {
 // providerModel is the provider configuration. Exactly one hub block is
 // used; without any, the mock hub with its built-in sample fleet.
 type providerModel struct {
-	Mock *mockModel `json:"mock"`
+	Mock  *mockModel  `json:"mock"`
+	Azure *azureModel `json:"azure"`
 }
 
 type mockModel struct {
@@ -78,8 +79,10 @@ func (p *aksProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Manage an Azure Kubernetes Fleet Manager fleet and AKS Node Auto Provisioning as code, " +
 			"and see the consequences at `terraform plan`. With no configuration at all the provider uses the " +
-			"embedded **mock hub** with its built-in sample fleet: no credentials, no network.",
+			"embedded **mock hub** with its built-in sample fleet: no credentials, no network. An `azure` block uses a real " +
+			"fleet instead (at most one of `mock` and `azure`).",
 		Blocks: map[string]schema.Block{
+			"azure": azureBlock(),
 			"mock": schema.SingleNestedBlock{
 				MarkdownDescription: "The embedded mock hub: a simulated fleet described by an inventory file, with " +
 					"state kept in an embedded database. Every attribute can also be set with an environment variable; " +

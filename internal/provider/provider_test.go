@@ -31,8 +31,13 @@ func providerConfig(t *testing.T, fleetFile string) string {
 	return providerConfigAt(filepath.Join(t.TempDir(), "state.db"), fleetFile, testClock)
 }
 
-// providerConfigAt configures the mock hub with the given state, inventory and fixed clock.
+// providerConfigAt configures the mock hub with the given state, inventory
+// and fixed clock — or, with AKS_TEST_HUB=azure, the azure block against the
+// wire emulator of that same mock hub (hub_emulator_test.go).
 func providerConfigAt(state, fleetFile, clock string) string {
+	if testHubIsAzure() {
+		return azureProviderConfig(state, fleetFile, clock)
+	}
 	ff := ""
 	if fleetFile != "" {
 		ff = fmt.Sprintf("    fleet_file = %q\n", fleetFile)

@@ -17,23 +17,39 @@ import (
 	"context"
 	"encoding/json"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
 )
 
+// Feature is a part of the contract that a hub may not offer yet.
+type Feature string
+
+// Features a hub can be tested without.
+const (
+	Placements Feature = "placement"
+	NodePools  Feature = "node pool"
+)
+
 // Run runs the contract suite. newHub is called once per subtest and returns
 // a hub whose state holds none of the objects the suite writes (their names
-// start with "hubtest-").
-func Run(t *testing.T, newHub func(t *testing.T) hub.Hub) {
-	t.Run("objects", func(t *testing.T) { testObjects(t, newHub) })
+// start with "hubtest-"). The features named in without are left out (a hub
+// that does not offer them yet).
+func Run(t *testing.T, newHub func(t *testing.T) hub.Hub, without ...Feature) {
+	has := func(f Feature) bool { return !slices.Contains(without, f) }
+	t.Run("objects", func(t *testing.T) { testObjects(t, newHub, has) })
 	t.Run("update run states", func(t *testing.T) { testRunStates(t, newHub(t)) })
 	t.Run("update run gates", func(t *testing.T) { testGates(t, newHub(t)) })
 	t.Run("generated update runs", func(t *testing.T) { testGeneratedRuns(t, newHub(t)) })
-	t.Run("node pool round trip", func(t *testing.T) { testNodePoolRoundTrip(t, newHub(t)) })
-	t.Run("placement round trip", func(t *testing.T) { testPlacementRoundTrip(t, newHub(t)) })
-	t.Run("placement recorded scores", func(t *testing.T) { testPlacementRecordedScores(t, newHub(t)) })
+	if has(NodePools) {
+		t.Run("node pool round trip", func(t *testing.T) { testNodePoolRoundTrip(t, newHub(t)) })
+	}
+	if has(Placements) {
+		t.Run("placement round trip", func(t *testing.T) { testPlacementRoundTrip(t, newHub(t)) })
+		t.Run("placement recorded scores", func(t *testing.T) { testPlacementRecordedScores(t, newHub(t)) })
+	}
 }
 
 // minMembers is how many member clusters the suite needs.

@@ -128,9 +128,12 @@ var objectSteps = []struct {
 	{"delete of a deleted object", "delete", 0, unconditional, hub.ErrNotFound, absent},
 }
 
-func testObjects(t *testing.T, newHub func(t *testing.T) hub.Hub) {
+func testObjects(t *testing.T, newHub func(t *testing.T) hub.Hub, has func(Feature) bool) {
 	h := newHub(t)
 	for _, k := range kinds(h, fleetOf(t, h)) {
+		if !has(Feature(k.name)) {
+			continue
+		}
 		t.Run(k.name, func(t *testing.T) { testObject(t, k) })
 	}
 }

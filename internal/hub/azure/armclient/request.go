@@ -32,8 +32,9 @@ type kind[T resource] struct {
 type resource interface{ Meta() hub.Meta }
 
 var (
+	// Members' labels are GA from 2026-06-01 (research §1.2): read there.
 	members = kind[armfleet.Member]{
-		collection: armfleet.Members, noun: "fleet member", plural: "fleet members", read: armfleet.APIVersion,
+		collection: armfleet.Members, noun: "fleet member", plural: "fleet members", read: armfleet.APIVersionGates,
 	}
 	strategies = kind[armfleet.UpdateStrategy]{
 		collection: armfleet.UpdateStrategies, noun: "update strategy", plural: "update strategies",

@@ -1,0 +1,125 @@
+package armemu
+
+import (
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"net/http"
+	"strings"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
+	"github.com/fleetform/terraform-provider-aks/internal/engine/update"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/azure/armfleet"
+)
+
+// The fleet itself and its members are read-only here: they come from the
+// backend's fleet (hub.Inventory).
+
+// etagOf is the ETag of a document the backend keeps no ETag for (the
+// fleet, its members): a hash of its content, quoted as the hub's ETags are.
+func etagOf(v any) string {
+	b, _ := json.Marshal(v)
+	h := fnv.New64a()
+	_, _ = h.Write(b)
+	return fmt.Sprintf(`"%016x"`, h.Sum64())
+}
+
+// hubFqdn is the fleet hub cluster's (fake) API server host name; .invalid
+// makes sure that nothing resolves it.
+func (s *Server) hubFqdn() string {
+	return strings.ToLower(s.fleet.Fleet) + "-hub." + s.opts.Location + ".fleet-emulator.invalid"
+}
+
+// getFleet serves GET …/fleets/{fleet}: a fleet with a hub cluster, whose
+// Kubernetes version is the newest GA one in the fleet's location.
+func (s *Server) getFleet(c *call) {
+	f := c.fleetOf(armfleet.TypeFleet, s.fleet.Fleet)
+	if f == nil {
+		return
+	}
+	regions := f.Regions
+	if r, ok := f.Region(s.opts.Location); ok {
+		regions = []fleet.Region{*r}
+	}
+	hp := &armfleet.FleetHubProfile{Fqdn: s.hubFqdn(), PortalFqdn: "portal-" + s.hubFqdn()}
+	if ga := update.GAVersions(regions, c.hub.Now()); len(ga) > 0 {
+		hp.KubernetesVersion = ga[0].String()
+	}
+	out := armfleet.Fleet{Resource: armfleet.Resource{ID: s.fleet.String(), Name: s.fleet.Fleet, Type: armfleet.TypeFleet},
+		Location: s.opts.Location, Properties: armfleet.FleetProperties{ProvisioningState: armfleet.ProvisioningSucceeded, HubProfile: hp}}
+	out.ETag = etagOf(out)
+	c.reply(http.StatusOK, out, out.ETag)
+}
+
+// listCredentials serves POST …/fleets/{fleet}/listCredentials: a fixed,
+// obviously fake kubeconfig of the hub cluster (no real server, no secret).
+func (s *Server) listCredentials(c *call) {
+	user := "clusterUser_" + s.fleet.ResourceGroup + "_" + s.fleet.Fleet
+	kubeconfig := fmt.Sprintf(`apiVersion: v1
+kind: Config
+clusters:
+- name: %[1]s
+  cluster:
+    server: https://%[2]s:443
+contexts:
+- name: %[1]s
+  context:
+    cluster: %[1]s
+    user: %[3]s
+current-context: %[1]s
+users:
+- name: %[3]s
+  user:
+    token: fleet-emulator-fake-token
+`, s.fleet.Fleet+"-hub", s.hubFqdn(), user)
+	c.reply(http.StatusOK, armfleet.FleetCredentialResults{Kubeconfigs: []armfleet.FleetCredentialResult{
+		{Name: "clusterUser", Value: []byte(kubeconfig)}}}, "")
+}
+
+// member is the fleets/members resource of a cluster. Labels are in the
+// API from 2026-06-01 (research 2.5): older versions do not show them.
+func (s *Server) member(c *call, cl *fleet.Cluster) armfleet.Member {
+	m := armfleet.Member{Resource: armfleet.Resource{ID: s.fleet.Child(armfleet.Members, cl.Name), Name: cl.Name, Type: armfleet.TypeMember},
+		Properties: armfleet.MemberProperties{ClusterResourceID: cl.ResourceID, Group: cl.Group, ProvisioningState: armfleet.ProvisioningSucceeded}}
+	if c.version == armfleet.APIVersionGates {
+		m.Properties.Labels = cl.Labels
+	}
+	if cl.Agent.Leaving {
+		m.Properties.ProvisioningState = "Leaving"
+	}
+	m.ETag = etagOf(m.Properties)
+	return m
+}
+
+// listMembers serves GET …/members: one member per cluster of the fleet.
+func (s *Server) listMembers(c *call) {
+	f := c.fleetOf(armfleet.TypeMember, "")
+	if f == nil {
+		return
+	}
+	from, to, next, ok := c.page(len(f.Clusters))
+	if !ok {
+		return
+	}
+	out := armfleet.List[armfleet.Member]{Value: []armfleet.Member{}, NextLink: next}
+	for i := from; i < to; i++ {
+		out.Value = append(out.Value, s.member(c, &f.Clusters[i]))
+	}
+	c.reply(http.StatusOK, out, "")
+}
+
+// getMember serves GET …/members/{name}.
+func (s *Server) getMember(c *call) {
+	name := c.params["name"]
+	f := c.fleetOf(armfleet.TypeMember, name)
+	if f == nil {
+		return
+	}
+	cl, ok := f.Cluster(name)
+	if !ok {
+		c.notFound(armfleet.TypeMember, name)
+		return
+	}
+	m := s.member(c, cl)
+	c.reply(http.StatusOK, m, m.ETag)
+}

@@ -1,0 +1,140 @@
+package azure_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/cloud"
+	azfake "github.com/Azure/azure-sdk-for-go/sdk/azcore/fake"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
+
+	"github.com/fleetform/terraform-provider-aks/internal/hub"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/armemu"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/azure"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/azure/armclient"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/azure/armfleet"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/hubtest"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/mock"
+)
+
+var fleetID = armfleet.FleetID{SubscriptionID: "00000000-0000-0000-0000-000000000001", ResourceGroup: "rg", Fleet: "fleet"}
+
+// emulated is an azure hub connected through the wire emulator to a mock
+// hub on the sample fleet, with its own state and a fixed clock.
+type emulated struct {
+	*azure.Hub
+	server *armemu.Server
+	mock   func() (hub.Hub, error)
+}
+
+func newEmulated(t *testing.T) *emulated {
+	t.Helper()
+	cfg := mock.Config{StatePath: filepath.Join(t.TempDir(), "state.db"),
+		Clock: mock.ClockConfig{Mode: mock.ClockFixed, Time: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}}
+	backend := func() (hub.Hub, error) { return mock.New(cfg) }
+	srv := armemu.New(armemu.Options{Fleet: fleetID, Hub: func(context.Context) (hub.Hub, error) { return backend() }})
+	run, err := armemu.Listen("127.0.0.1:0", srv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = run.Close() })
+	h, err := azure.New(context.Background(), azure.Config{Fleet: fleetID, Client: armclient.Options{
+		Credential: &azfake.TokenCredential{},
+		Cloud: cloud.Configuration{Services: map[cloud.ServiceName]cloud.ServiceConfiguration{
+			cloud.ResourceManager: {Endpoint: run.URL, Audience: run.URL}}},
+		Transport:             run.Client(),
+		DisableRPRegistration: true,
+		PollFrequency:         time.Millisecond,
+		Retry:                 &policy.RetryOptions{RetryDelay: time.Millisecond, MaxRetryDelay: 10 * time.Millisecond},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &emulated{Hub: h, server: srv, mock: backend}
+}
+
+// The azure hub passes the contract every hub passes, through the wire
+// emulator, for every object ARM holds (placements and NodePools live on
+// Kubernetes API servers: not yet).
+func TestContract(t *testing.T) {
+	hubtest.Run(t, func(t *testing.T) hub.Hub { return newEmulated(t) }, hubtest.Placements, hubtest.NodePools)
+}
+
+// The fleet read through ARM is the mock's, for every fact ARM carries.
+func TestFleetMatchesTheMock(t *testing.T) {
+	e := newEmulated(t)
+	got, err := e.Fleet(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := e.mock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := m.Fleet(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Clusters) != len(want.Clusters) {
+		t.Fatalf("%d clusters, want %d", len(got.Clusters), len(want.Clusters))
+	}
+	for i, c := range got.Clusters {
+		w := want.Clusters[i]
+		if c.Name != w.Name || c.Region != w.Region || c.ResourceGroup != w.ResourceGroup || c.SubscriptionID != w.SubscriptionID ||
+			c.ResourceID != w.ResourceID || c.Group != w.Group || c.KubernetesVersion != w.KubernetesVersion {
+			t.Errorf("cluster %s: got %+v\nwant %+v", c.Name, c, w)
+		}
+		for k, v := range w.Labels {
+			if c.Labels[k] != v {
+				t.Errorf("cluster %s: label %s = %q, want %q", c.Name, k, c.Labels[k], v)
+			}
+		}
+		if (c.MaintenanceWindow == nil) != (w.MaintenanceWindow == nil) {
+			t.Errorf("cluster %s: maintenance window %v, want %v", c.Name, c.MaintenanceWindow, w.MaintenanceWindow)
+		}
+		if len(c.NodePools) != len(w.NodePools) {
+			t.Errorf("cluster %s: node pools %v, want %v", c.Name, c.NodePools, w.NodePools)
+		}
+	}
+	if !e.Now().Equal(m.Now()) {
+		t.Errorf("Now() = %v, want the mock's clock %v", e.Now(), m.Now())
+	}
+}
+
+// The regions' catalogs read through ARM are what the mock has released by
+// now: every Kubernetes version (release times aside: ARM has none) and the
+// newest node image of each family the members run.
+func TestCatalogsMatchTheMock(t *testing.T) {
+	e := newEmulated(t)
+	got, err := e.Fleet(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := e.mock()
+	want, _ := m.Fleet(context.Background())
+	if len(got.Regions) != len(want.Regions) {
+		t.Fatalf("%d regions, want %d", len(got.Regions), len(want.Regions))
+	}
+	now := m.Now()
+	for i, r := range got.Regions {
+		var released []string
+		for _, k := range want.Regions[i].KubernetesVersions {
+			if !k.ReleasedAt.After(now) {
+				released = append(released, k.Version)
+			}
+		}
+		var versions []string
+		for _, k := range r.KubernetesVersions {
+			versions = append(versions, k.Version)
+		}
+		if fmt.Sprint(versions) != fmt.Sprint(released) {
+			t.Errorf("region %s: versions %v, want %v", r.Name, versions, released)
+		}
+		if len(r.NodeImages) == 0 {
+			t.Errorf("region %s: no node images", r.Name)
+		}
+	}
+}

@@ -1,0 +1,215 @@
+package provider
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+
+	"github.com/fleetform/terraform-provider-aks/internal/hub"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/azure"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/azure/armclient"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/azure/armfleet"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/azure/auth"
+)
+
+// EnvCACertificatePath adds a CA certificate (PEM) that Resource Manager's
+// and the identity endpoint's TLS certificates may chain to, for private
+// clouds and the wire emulator (azure.ca_certificate_path).
+const EnvCACertificatePath = "AKS_ARM_CA_CERTIFICATE_PATH"
+
+// azureModel is the azure block: the attributes of auth.Settings, in the
+// names azurerm users know, plus what only this provider has.
+type azureModel struct {
+	SubscriptionID            string `json:"subscription_id"`
+	ResourceGroupName         string `json:"resource_group_name"`
+	FleetName                 string `json:"fleet_name"`
+	TenantID                  string `json:"tenant_id"`
+	ClientID                  string `json:"client_id"`
+	ClientSecret              string `json:"client_secret"`
+	ClientCertificatePath     string `json:"client_certificate_path"`
+	ClientCertificatePassword string `json:"client_certificate_password"`
+	UseOIDC                   *bool  `json:"use_oidc"`
+	OIDCToken                 string `json:"oidc_token"`
+	OIDCTokenFilePath         string `json:"oidc_token_file_path"`
+	OIDCRequestURL            string `json:"oidc_request_url"`
+	OIDCRequestToken          string `json:"oidc_request_token"`
+	UseMSI                    *bool  `json:"use_msi"`
+	MSIEndpoint               string `json:"msi_endpoint"`
+	UseCLI                    *bool  `json:"use_cli"`
+	Environment               string `json:"environment"`
+	ResourceManagerEndpoint   string `json:"resource_manager_endpoint"`
+	ResourceManagerAudience   string `json:"resource_manager_audience"`
+	AuthorityHost             string `json:"authority_host"`
+	CACertificatePath         string `json:"ca_certificate_path"`
+	UpgradeDuration           string `json:"upgrade_duration"`
+}
+
+func (m azureModel) settings() auth.Settings {
+	return auth.Settings{SubscriptionID: m.SubscriptionID, TenantID: m.TenantID, ClientID: m.ClientID, ClientSecret: m.ClientSecret,
+		ClientCertificatePath: m.ClientCertificatePath, ClientCertificatePassword: m.ClientCertificatePassword,
+		UseOIDC: m.UseOIDC, OIDCToken: m.OIDCToken, OIDCTokenFilePath: m.OIDCTokenFilePath, OIDCRequestURL: m.OIDCRequestURL,
+		OIDCRequestToken: m.OIDCRequestToken, UseMSI: m.UseMSI, MSIEndpoint: m.MSIEndpoint, UseCLI: m.UseCLI,
+		Environment: m.Environment, ResourceManagerEndpoint: m.ResourceManagerEndpoint, ResourceManagerAudience: m.ResourceManagerAudience,
+		AuthorityHost: m.AuthorityHost, ResourceGroupName: m.ResourceGroupName, FleetName: m.FleetName}
+}
+
+// azureBlock is the azure block's schema.
+func azureBlock() schema.SingleNestedBlock {
+	str := func(desc string, sensitive bool) schema.StringAttribute {
+		return schema.StringAttribute{Optional: true, Sensitive: sensitive, MarkdownDescription: desc}
+	}
+	flag := func(desc string) schema.BoolAttribute {
+		return schema.BoolAttribute{Optional: true, MarkdownDescription: desc}
+	}
+	env := func(name string) string { return " Environment: `" + name + "`." }
+	return schema.SingleNestedBlock{
+		MarkdownDescription: "The real hub: an Azure Kubernetes Fleet Manager fleet through Azure Resource Manager. Update strategies, " +
+			"update runs, auto-upgrade profiles and the member clusters work with it; placements and NodePools do not yet (use the " +
+			"mock hub for them). Authentication follows the azurerm provider: the same `ARM_*` environment variables, in the same " +
+			"order of precedence (client certificate, client secret, OIDC, managed identity, Azure CLI). Every attribute can also " +
+			"be set with its environment variable; the configuration wins. Secrets are never stored in state or written to logs.",
+		Attributes: map[string]schema.Attribute{
+			"subscription_id":             str("The fleet's subscription."+env(auth.EnvSubscriptionID), false),
+			"resource_group_name":         str("The fleet's resource group."+env(auth.EnvResourceGroupName), false),
+			"fleet_name":                  str("The Fleet Manager fleet."+env(auth.EnvFleetName), false),
+			"tenant_id":                   str("The Microsoft Entra tenant of the service principal."+env(auth.EnvTenantID), false),
+			"client_id":                   str("The client (application) id of the service principal or user-assigned managed identity."+env(auth.EnvClientID), false),
+			"client_secret":               str("The service principal's client secret."+env(auth.EnvClientSecret), true),
+			"client_certificate_path":     str("A PEM or PKCS#12 file with the service principal's certificate and key."+env(auth.EnvClientCertificatePath), false),
+			"client_certificate_password": str("The password of the PKCS#12 file."+env(auth.EnvClientCertificatePassword), true),
+			"use_oidc":                    flag("Authenticate with an OIDC token (workload identity federation, e.g. GitHub Actions)." + env(auth.EnvUseOIDC)),
+			"oidc_token":                  str("The OIDC token itself."+env(auth.EnvOIDCToken), true),
+			"oidc_token_file_path":        str("A file holding the OIDC token, read at every token request."+env(auth.EnvOIDCTokenFilePath), false),
+			"oidc_request_url":            str("The endpoint to request an OIDC token from (GitHub Actions sets it)."+env(auth.EnvOIDCRequestURL), false),
+			"oidc_request_token":          str("The bearer token for `oidc_request_url`."+env(auth.EnvOIDCRequestToken), true),
+			"use_msi":                     flag("Authenticate with a managed identity." + env(auth.EnvUseMSI)),
+			"msi_endpoint":                str("A managed identity endpoint other than the instance metadata service."+env(auth.EnvMSIEndpoint), false),
+			"use_cli":                     flag("Authenticate with the Azure CLI's login when nothing else is configured (default `true`)." + env(auth.EnvUseCLI)),
+			"environment":                 str("The Azure cloud: `public` (default), `usgovernment` or `china`."+env(auth.EnvEnvironment), false),
+			"resource_manager_endpoint": str("A Resource Manager endpoint other than the cloud's (a private cloud, or the wire emulator, "+
+				"`go run ./cmd/fleet-emulator`)."+env(auth.EnvResourceManagerEndpoint), false),
+			"resource_manager_audience": str("The token audience for `resource_manager_endpoint` (default: the endpoint)."+env(auth.EnvResourceManagerAudience), false),
+			"authority_host":            str("The Microsoft Entra host that issues tokens, for a custom endpoint."+env(auth.EnvAuthorityHost), false),
+			"ca_certificate_path": str("A CA certificate (PEM) to trust besides the system's, for endpoints with a private certificate "+
+				"authority."+env(EnvCACertificatePath), false),
+			"upgrade_duration": str("How long one member's upgrade takes, for the rollout previews' time estimates, as a Go duration "+
+				"(default `"+azure.DefaultUpgradeDuration.String()+"`).", false),
+		},
+	}
+}
+
+// azureHub builds the azure hub: settings from the block and the environment,
+// the credential azurerm's order selects, and a first read of the fleet, so
+// that every misconfiguration is one diagnostic at plan.
+func azureHub(ctx context.Context, m azureModel) (hub.Hub, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	cfg, ok := azureConfig(m, &diags)
+	if !ok {
+		return nil, diags
+	}
+	h, err := azure.New(ctx, cfg)
+	if err != nil {
+		azureError(&diags, cfg.Fleet, err)
+		return nil, diags
+	}
+	return h, diags
+}
+
+// azureConfig resolves the block against the environment and selects the
+// credential, without contacting anyone.
+func azureConfig(m azureModel, diags *diag.Diagnostics) (azure.Config, bool) {
+	attr := func(name string) path.Path { return path.Root("azure").AtName(name) }
+	s, err := auth.FromEnv(m.settings(), os.Getenv)
+	if err != nil {
+		azureError(diags, armfleet.FleetID{}, err)
+		return azure.Config{}, false
+	}
+	for _, req := range []struct{ value, name, env string }{
+		{s.ResourceGroupName, "resource_group_name", auth.EnvResourceGroupName},
+		{s.FleetName, "fleet_name", auth.EnvFleetName},
+	} {
+		if req.value == "" {
+			diags.AddAttributeError(attr(req.name), "Missing "+req.name,
+				fmt.Sprintf("The azure hub needs the fleet's %s: set %s in the azure block or %s.", req.name, req.name, req.env))
+		}
+	}
+	cfg := azure.Config{Fleet: armfleet.FleetID{SubscriptionID: s.SubscriptionID, ResourceGroup: s.ResourceGroupName, Fleet: s.FleetName}}
+	if d := m.UpgradeDuration; d != "" { // "" is unset: the default
+		v, err := time.ParseDuration(d)
+		if err != nil || v < 0 {
+			diags.AddAttributeError(attr("upgrade_duration"), "Invalid upgrade duration",
+				fmt.Sprintf("azure.upgrade_duration: %q is not a duration of zero or more such as 15m or 0s.", d))
+		}
+		cfg.UpgradeDuration = v
+		cfg.UpgradeDurationSet = true
+	}
+	transport, err := caTransport(orEnv(m.CACertificatePath, EnvCACertificatePath))
+	if err != nil {
+		diags.AddAttributeError(attr("ca_certificate_path"), "Invalid CA certificate", err.Error())
+	}
+	if diags.HasError() {
+		return cfg, false
+	}
+	cred, desc, err := auth.Credential(s, auth.WithClientOptions(azcore.ClientOptions{Transport: transport}))
+	if err != nil {
+		azureError(diags, cfg.Fleet, err)
+		return cfg, false
+	}
+	cloudCfg, err := auth.Cloud(s)
+	if err != nil {
+		azureError(diags, cfg.Fleet, err)
+		return cfg, false
+	}
+	cfg.Client = armclient.Options{Credential: cred, Cloud: cloudCfg, Transport: transport}
+	cfg.CredentialDescription = desc
+	return cfg, true
+}
+
+// caTransport is an HTTP client that also trusts the CA certificate at path
+// (nil, the default transport, without one).
+func caTransport(file string) (*http.Client, error) {
+	if file == "" {
+		return nil, nil
+	}
+	pem, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("azure.ca_certificate_path (or %s): cannot read %q: %v", EnvCACertificatePath, file, errors.Unwrap(err))
+	}
+	pool, err := x509.SystemCertPool()
+	if err != nil {
+		pool = x509.NewCertPool()
+	}
+	if !pool.AppendCertsFromPEM(pem) {
+		return nil, fmt.Errorf("azure.ca_certificate_path (or %s): %q holds no PEM certificate", EnvCACertificatePath, file)
+	}
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
+	return &http.Client{Transport: t}, nil
+}
+
+// azureError is the one diagnostic for a failure to reach the fleet.
+func azureError(diags *diag.Diagnostics, f armfleet.FleetID, err error) {
+	var cfgErr *auth.ConfigError
+	var authErr *armclient.AuthError
+	var unreachable *armclient.UnreachableError
+	switch {
+	case errors.As(err, &cfgErr):
+		diags.AddAttributeError(path.Root("azure").AtName(cfgErr.Setting), "Invalid azure hub configuration", cfgErr.Error())
+	case errors.As(err, &authErr):
+		diags.AddError("Not authorized on the fleet", authErr.Error())
+	case errors.As(err, &unreachable):
+		diags.AddError("Cannot reach Azure Resource Manager", unreachable.Error())
+	default:
+		diags.AddError("Cannot use the fleet", fmt.Sprintf("%s: %v", f, err))
+	}
+}
