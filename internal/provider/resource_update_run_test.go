@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -359,7 +360,8 @@ resource "aks_fleet_update_run" "r" {
   upgrade            = { type = "NodeImageOnly" }
 }
 `,
-			ExpectError: expectError(`aks_fleet_update_run r: the update strategy "no-such-strategy" does not exist. Change the configuration`),
+			// The azure hub names the strategy by the ARM id it sent, after the error code.
+			ExpectError: regexp.MustCompile(`aks_fleet_update_run r: (InvalidParameter:\s+)?the\s+update\s+strategy\s+"(/subscriptions/\S+/updateStrategies/)?no-such-strategy"\s+does\s+not\s+exist\.\s+Change\s+the\s+configuration`),
 		}},
 	})
 }

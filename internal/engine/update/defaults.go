@@ -89,6 +89,7 @@ func gatesWithDefaults(gates []Gate) []Gate {
 // and is idempotent.
 func RunWithDefaults(r RunSpec) RunSpec {
 	out := r
+	out.UpdateStrategyID = canonicalStrategyID(r.UpdateStrategyID)
 	if r.Strategy != nil {
 		s := StrategyWithDefaults(*r.Strategy)
 		out.Strategy = &s
@@ -105,11 +106,19 @@ func RunWithDefaults(r RunSpec) RunSpec {
 // false, their zero values. It is idempotent.
 func ProfileWithDefaults(p ProfileSpec) ProfileSpec {
 	out := p
+	out.UpdateStrategyID = canonicalStrategyID(p.UpdateStrategyID)
 	if p.Channel != ChannelNodeImage {
 		out.NodeImageSelectionType = cmp.Or(p.NodeImageSelectionType, DefaultNodeImageSelection)
 	}
 	return out
 }
+
+// canonicalStrategyID is the strategy an update_strategy_id names, as a
+// name: the practitioner may write the name or the ARM id, and Resource
+// Manager stores and returns the ARM id (updateStrategyId is an ARM id on
+// the wire), so both forms are one value once the service has it. A
+// strategy of another fleet is refused by the service before it is stored.
+func canonicalStrategyID(id string) string { return StrategyNameFromID(id) }
 
 // AfterStageWait is the stage's wait in seconds, the default when unset.
 func (s Stage) AfterStageWait() int {

@@ -114,3 +114,18 @@ func TestProfileWithDefaults(t *testing.T) {
 		}
 	}
 }
+
+// Resource Manager returns updateStrategyId as the strategy's ARM id where
+// the practitioner wrote its name: both forms are the same specification.
+func TestStrategyIDFormsAreOneValue(t *testing.T) {
+	id := "/subscriptions/s/resourceGroups/rg/providers/Microsoft.ContainerService/fleets/f/updateStrategies/safe"
+	if a, b := RunWithDefaults(RunSpec{UpdateStrategyID: "safe"}), RunWithDefaults(RunSpec{UpdateStrategyID: id}); a.UpdateStrategyID != b.UpdateStrategyID {
+		t.Errorf("run: %q vs %q", a.UpdateStrategyID, b.UpdateStrategyID)
+	}
+	if a, b := ProfileWithDefaults(ProfileSpec{UpdateStrategyID: "safe"}), ProfileWithDefaults(ProfileSpec{UpdateStrategyID: id}); a.UpdateStrategyID != b.UpdateStrategyID {
+		t.Errorf("profile: %q vs %q", a.UpdateStrategyID, b.UpdateStrategyID)
+	}
+	if got := ProfileWithDefaults(ProfileSpec{UpdateStrategyID: "other"}).UpdateStrategyID; got == "safe" {
+		t.Error("another strategy must stay another")
+	}
+}

@@ -286,6 +286,7 @@ func (h *Hub) run(ctx context.Context) func(*armfleet.UpdateRun, error) (*hub.Up
 			return nil, err
 		}
 		r := armfleet.UpdateRunFromWire(*w)
+		r.Spec.UpdateStrategyID = h.strategyName(r.Spec.UpdateStrategyID)
 		if r.AutoUpgrade != nil {
 			p, err := h.c.GetAutoUpgradeProfile(ctx, r.AutoUpgrade.Profile)
 			switch {
@@ -340,6 +341,7 @@ func (h *Hub) profile(ctx context.Context) func(*armfleet.AutoUpgradeProfile, er
 			return nil, err
 		}
 		p := armfleet.ProfileFromWire(*w)
+		p.Spec.UpdateStrategyID = h.strategyName(p.Spec.UpdateStrategyID)
 		runs, err := h.c.ListUpdateRuns(ctx)
 		if err != nil {
 			return nil, err
@@ -361,6 +363,17 @@ func (h *Hub) profile(ctx context.Context) func(*armfleet.AutoUpgradeProfile, er
 		}
 		return &p, nil
 	}
+}
+
+// strategyName is how the hub reports a strategy reference: Resource Manager
+// returns the ARM id of a strategy given by name; a strategy of this fleet
+// is reported by its name, as it is written and imported, any other by its id.
+func (h *Hub) strategyName(id string) string {
+	f, name, err := armfleet.ParseChild(armfleet.UpdateStrategies, id)
+	if err != nil || !f.SameFleet(h.cfg.Fleet) {
+		return id
+	}
+	return name
 }
 
 // convert applies a wire-to-hub conversion to a client result.

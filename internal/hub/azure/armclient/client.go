@@ -5,8 +5,9 @@
 // armfleet.
 //
 // The wire contract (success codes, LRO final states, conditional headers)
-// follows the research notes, /work/shared/research/azure-fleet-api.md §3.1
-// (cited below as "research §3.1"), and the azcore building blocks of §6.1.
+// follows designs/hub.md §9 and the research notes it rests on
+// (../shared/research/azure-fleet-api.md, section 3.1, cited below as
+// "research §3.1"; the azcore building blocks are its section 6.1).
 // API versions: armfleet.APIVersion (2025-03-01) by default and
 // armfleet.APIVersionGates (2026-06-01) for gates, for every read of update
 // strategies and runs (only that version returns gates and maxConcurrency),
