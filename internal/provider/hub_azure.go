@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -176,8 +177,9 @@ func azureConfig(m azureModel, diags *diag.Diagnostics) (azure.Config, bool) {
 }
 
 // caTransport is an HTTP client that also trusts the CA certificate at path
-// (nil, the default transport, without one).
-func caTransport(file string) (*http.Client, error) {
+// (a nil interface, azcore's default transport, without one: never a typed
+// nil client, which would panic on the first request).
+func caTransport(file string) (policy.Transporter, error) {
 	if file == "" {
 		return nil, nil
 	}
@@ -202,7 +204,10 @@ func azureError(diags *diag.Diagnostics, f armfleet.FleetID, err error) {
 	var cfgErr *auth.ConfigError
 	var authErr *armclient.AuthError
 	var unreachable *armclient.UnreachableError
+	var signIn *armclient.SignInError
 	switch {
+	case errors.As(err, &signIn):
+		diags.AddError("Cannot sign in to Azure", signIn.Error())
 	case errors.As(err, &cfgErr):
 		diags.AddAttributeError(path.Root("azure").AtName(cfgErr.Setting), "Invalid azure hub configuration", cfgErr.Error())
 	case errors.As(err, &authErr):

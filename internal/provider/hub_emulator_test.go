@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/armemu"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/armemu/entraid"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/azure/armfleet"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/mock"
 )
@@ -31,6 +33,8 @@ var (
 	testClientID  = "00000000-0000-0000-0000-0000000c11e7"
 	// testClientSecret is what the secrets test looks for in state, plan and logs.
 	testClientSecret = "s3cr3t-value-that-must-never-leak"
+	// deniedClientID is a client the emulator's identity endpoint refuses.
+	deniedClientID = "00000000-0000-0000-0000-0000000de1ed"
 )
 
 // emulators are the running wire emulators, one per (state, inventory,
@@ -69,7 +73,7 @@ func emulatorFor(state, fleetFile, clock string) (*emulator, error) {
 		return nil, err
 	}
 	cfg := mock.Config{FleetFile: fleetFile, StatePath: state, Clock: mock.ClockConfig{Mode: mock.ClockFixed, Time: at}}
-	srv := armemu.New(armemu.Options{Fleet: emulatedFleet, Hub: func(context.Context) (hub.Hub, error) {
+	srv := armemu.New(armemu.Options{Fleet: emulatedFleet, SignIn: refuseDenied, Hub: func(context.Context) (hub.Hub, error) {
 		c := cfg // the upgrade duration a test sets for the mock block (EnvUpgradeDuration) holds for the emulated mock
 		if d, err := time.ParseDuration(os.Getenv(EnvUpgradeDuration)); err == nil {
 			c.UpgradeDuration = &d
@@ -87,6 +91,14 @@ func emulatorFor(state, fleetFile, clock string) (*emulator, error) {
 	e := &emulator{run: run, server: srv, certPath: certPath}
 	emulators.byID[key] = e
 	return e, nil
+}
+
+// refuseDenied is the emulator's identity endpoint's rule: every client but deniedClientID.
+func refuseDenied(g entraid.Grant) error {
+	if g.ClientID == deniedClientID {
+		return fmt.Errorf("invalid client secret provided for client %s", g.ClientID)
+	}
+	return nil
 }
 
 // closeEmulators stops every emulator and removes their certificates.
@@ -110,23 +122,31 @@ func azureProviderConfig(state, fleetFile, clock string) string {
 	if err != nil {
 		panic(fmt.Sprintf("starting the ARM wire emulator: %v", err))
 	}
-	return fmt.Sprintf(`
-provider "aks" {
-  azure {
-    subscription_id           = %q
-    resource_group_name       = %q
-    fleet_name                = %q
-    tenant_id                 = %q
-    client_id                 = %q
-    client_secret             = %q
-    resource_manager_endpoint = %q
-    authority_host            = %q
-    ca_certificate_path       = %q
-    upgrade_duration          = %q # the mock's, as a test set it (EnvUpgradeDuration)
-  }
+	return e.config(nil)
 }
-`, emulatedFleet.SubscriptionID, emulatedFleet.ResourceGroup, emulatedFleet.Fleet, testTenant, testClientID, testClientSecret,
-		e.run.URL, e.run.URL, e.certPath, os.Getenv(EnvUpgradeDuration))
+
+// config is the azure block for the emulator, with attributes replaced or
+// removed ("" removes) by edits.
+func (e *emulator) config(edits map[string]string) string {
+	attrs := [][2]string{
+		{"subscription_id", emulatedFleet.SubscriptionID}, {"resource_group_name", emulatedFleet.ResourceGroup},
+		{"fleet_name", emulatedFleet.Fleet}, {"tenant_id", testTenant}, {"client_id", testClientID}, {"client_secret", testClientSecret},
+		{"resource_manager_endpoint", e.run.URL}, {"authority_host", e.run.URL}, {"ca_certificate_path", e.certPath},
+		{"upgrade_duration", os.Getenv(EnvUpgradeDuration)}, // the mock's, as a test set it
+	}
+	var b strings.Builder
+	b.WriteString("\nprovider \"aks\" {\n  azure {\n")
+	for _, a := range attrs {
+		v, edited := edits[a[0]]
+		if !edited {
+			v = a[1]
+		}
+		if v != "" {
+			fmt.Fprintf(&b, "    %s = %q\n", a[0], v)
+		}
+	}
+	b.WriteString("  }\n}\n")
+	return b.String()
 }
 
 func TestMain(m *testing.M) {

@@ -47,6 +47,9 @@ type Options struct {
 	// PageSize is the number of items of a LIST page (default 2, small on
 	// purpose so that clients page); negative means 1.
 	PageSize int
+	// SignIn decides whether the identity endpoint issues a token for a
+	// grant (nil: every grant), so tests can refuse a credential.
+	SignIn func(entraid.Grant) error
 	// Polls is how many InProgress answers each long-running operation
 	// gives before it finishes (default 1); negative means none.
 	Polls int
@@ -100,7 +103,7 @@ func New(o Options) *Server {
 	case o.Polls < 0:
 		o.Polls = 0
 	}
-	s := &Server{opts: o, fleet: o.Fleet, identity: entraid.New(nil)}
+	s := &Server{opts: o, fleet: o.Fleet, identity: entraid.New(o.SignIn)}
 	s.routes = s.table()
 	return s
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	"github.com/Azure/azure-sdk-for-go/sdk/azidentity"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime"
 
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
@@ -99,6 +100,10 @@ func HubError(err error, object string) error {
 	if errors.As(err, &re) {
 		return fromResponse(re, object)
 	}
+	var failed *azidentity.AuthenticationFailedError
+	if errors.As(err, &failed) {
+		return &SignInError{Object: object, Err: err}
+	}
 	var ue *url.Error
 	if errors.As(err, &ue) && ue.Op != "parse" {
 		return &UnreachableError{Object: object, Endpoint: endpointOf(ue.URL), Err: ue.Err}
@@ -106,15 +111,32 @@ func HubError(err error, object string) error {
 	return fmt.Errorf("%s: %w", object, err)
 }
 
+// SignInError is a token that Microsoft Entra ID refused to issue. The
+// message is azidentity's, which names the credential and Entra's error
+// code, never a secret. (A credential that cannot work here at all, such as
+// the Azure CLI without a login, keeps azidentity's own message.)
+type SignInError struct {
+	Object string
+	Err    error
+}
+
+func (e *SignInError) Error() string {
+	return fmt.Sprintf("%s: signing in to Microsoft Entra ID failed — check tenant_id, client_id and the secret, certificate or "+
+		"OIDC token (or ARM_TENANT_ID, ARM_CLIENT_ID, …): %v", e.Object, e.Err)
+}
+
+func (e *SignInError) Unwrap() error { return e.Err }
+
 func mapped(err error) bool {
 	var (
+		si *SignInError
 		se *statusError
 		ae *AuthError
 		ue *UnreachableError
 		ce *hub.ConflictError
 		ie *hub.InvalidError
 	)
-	return errors.As(err, &se) || errors.As(err, &ae) || errors.As(err, &ue) || errors.As(err, &ce) || errors.As(err, &ie)
+	return errors.As(err, &si) || errors.As(err, &se) || errors.As(err, &ae) || errors.As(err, &ue) || errors.As(err, &ce) || errors.As(err, &ie)
 }
 
 func fromResponse(re *azcore.ResponseError, object string) error {

@@ -1,0 +1,47 @@
+package provider
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+)
+
+// Every misconfiguration of the azure block fails at plan with one
+// diagnostic that says what to fix — never Go error text alone.
+func TestAccAzureMisconfiguration(t *testing.T) {
+	e, err := emulatorFor(filepath.Join(t.TempDir(), "state.db"), "", testClock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, env := range []string{"ARM_SUBSCRIPTION_ID", "ARM_CLIENT_SECRET", "ARM_CLIENT_ID", "ARM_TENANT_ID", "ARM_USE_CLI", "AKS_FLEET_NAME", "AKS_FLEET_RESOURCE_GROUP"} {
+		t.Setenv(env, "")
+	}
+	const read = "\ndata \"aks_fleet_member_clusters\" \"all\" {}\n"
+	for _, tc := range []struct {
+		name  string
+		edits map[string]string
+		want  string
+	}{
+		{"no subscription", map[string]string{"subscription_id": ""}, `no subscription: set subscription_id in the azure block or ARM_SUBSCRIPTION_ID`},
+		{"no fleet name", map[string]string{"fleet_name": ""}, `The azure hub needs the fleet's fleet_name: set fleet_name in the azure block or AKS_FLEET_NAME`},
+		{"a fleet that does not exist", map[string]string{"fleet_name": "no-such-fleet"}, `fleets/no-such-fleet does not exist: check subscription_id, resource_group_name and fleet_name`},
+		{"a secret without a tenant", map[string]string{"tenant_id": ""}, `tenant_id`},
+		{"a refused credential", map[string]string{"client_id": deniedClientID}, `signing in to Microsoft Entra ID failed — check tenant_id, client_id and the secret`},
+		{"an unreachable endpoint", map[string]string{"resource_manager_endpoint": "https://127.0.0.1:1"}, `Cannot reach Azure Resource Manager`},
+		{"an untrusted certificate", map[string]string{"ca_certificate_path": ""}, `x509: certificate signed by unknown authority`},
+		{"a bad CA file", map[string]string{"ca_certificate_path": "/nonexistent/ca.pem"}, `azure.ca_certificate_path (or AKS_ARM_CA_CERTIFICATE_PATH): cannot read "/nonexistent/ca.pem"`},
+		{"two hubs", map[string]string{}, `The provider uses one hub: keep either the mock block`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := e.config(tc.edits)
+			if tc.name == "two hubs" {
+				cfg = cfg[:len(cfg)-2] + "  mock {}\n}\n"
+			}
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: testAccProviders,
+				Steps:                    []resource.TestStep{{Config: cfg + read, PlanOnly: true, ExpectError: expectError(tc.want)}},
+			})
+		})
+	}
+}
