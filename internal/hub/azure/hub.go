@@ -12,9 +12,11 @@
 package azure
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -154,6 +156,10 @@ func (h *Hub) PutUpdateStrategy(ctx context.Context, s hub.UpdateStrategy, pre h
 	body := armfleet.UpdateStrategyToWire(h.cfg.Fleet, hub.UpdateStrategy{Meta: hub.Meta{Name: s.Name}, Spec: s.Spec})
 	body.Resource = armfleet.Resource{}
 	w, err := h.c.PutUpdateStrategy(ctx, s.Name, body, pre)
+	w, err = adoptRetried(ctx, s.Name, w, err, h.c.GetUpdateStrategy, func(c *armfleet.UpdateStrategy) bool {
+		return sameOnWire(armfleet.UpdateStrategyFromWire(*c).Spec, s.Spec, update.StrategyWithDefaults,
+			func(s update.Strategy) any { return armfleet.StrategyToWire(s) })
+	})
 	return convert(w, err, armfleet.UpdateStrategyFromWire)
 }
 
@@ -172,7 +178,36 @@ func deleteExisting[T any](ctx context.Context, name string, pre hub.Preconditio
 			return err
 		}
 	}
-	return del(ctx, name, pre)
+	err := del(ctx, name, pre)
+	if errors.Is(err, armclient.ErrRetried) && errors.Is(err, hub.ErrNotFound) {
+		return nil // the first attempt, whose answer was lost, deleted it
+	}
+	return err
+}
+
+// adoptRetried settles a write whose first attempt's answer was lost and
+// whose retry was refused with 412 (it exists already, or its ETag moved):
+// when the object now holds what was sent, the first attempt was applied
+// and the write succeeded. Anything else stays the refusal — an object that
+// someone else changed is never taken for ours.
+func adoptRetried[W any](ctx context.Context, name string, w *W, err error,
+	get func(context.Context, string) (*W, error), asked func(*W) bool) (*W, error) {
+	if !errors.Is(err, armclient.ErrRetried) || !errors.Is(err, hub.ErrPreconditionFailed) {
+		return w, err
+	}
+	if cur, gerr := get(ctx, name); gerr == nil && asked(cur) {
+		return cur, nil
+	}
+	return nil, err
+}
+
+// sameOnWire compares two specifications as the service stores them: with
+// the engine's defaults, in their wire form (where an empty list and an
+// absent one are one value).
+func sameOnWire[S any](a, b S, withDefaults func(S) S, wire func(S) any) bool {
+	x, errX := json.Marshal(wire(withDefaults(a)))
+	y, errY := json.Marshal(wire(withDefaults(b)))
+	return errX == nil && errY == nil && bytes.Equal(x, y)
 }
 
 // Update runs.
@@ -183,7 +218,13 @@ func (h *Hub) GetUpdateRun(ctx context.Context, name string) (*hub.UpdateRun, er
 
 func (h *Hub) PutUpdateRun(ctx context.Context, r hub.UpdateRun, pre hub.Precondition) (*hub.UpdateRun, error) {
 	body := armfleet.UpdateRun{Properties: armfleet.RunSpecToWire(h.cfg.Fleet, r.Spec)}
-	return h.run(ctx)(h.c.PutUpdateRun(ctx, r.Name, body, pre))
+	w, err := h.c.PutUpdateRun(ctx, r.Name, body, pre)
+	w, err = adoptRetried(ctx, r.Name, w, err, h.c.GetUpdateRun, func(c *armfleet.UpdateRun) bool {
+		spec, _ := armfleet.RunSpecFromWire(c.Properties)
+		return sameOnWire(spec, r.Spec, update.RunWithDefaults,
+			func(s update.RunSpec) any { return armfleet.RunSpecToWire(h.cfg.Fleet, s) })
+	})
+	return h.run(ctx)(w, err)
 }
 
 func (h *Hub) DeleteUpdateRun(ctx context.Context, name string, pre hub.Precondition) error {
@@ -192,7 +233,27 @@ func (h *Hub) DeleteUpdateRun(ctx context.Context, name string, pre hub.Precondi
 
 func (h *Hub) StartUpdateRun(ctx context.Context, name string, pre hub.Precondition) (*hub.UpdateRun, error) {
 	defer h.invalidate()
-	return h.run(ctx)(h.c.StartUpdateRun(ctx, name, pre))
+	asked := h.Now().Truncate(time.Second)
+	w, err := h.c.StartUpdateRun(ctx, name, pre)
+	var conflict *hub.ConflictError
+	if errors.Is(err, armclient.ErrRetried) && (errors.Is(err, hub.ErrPreconditionFailed) || errors.As(err, &conflict)) {
+		// The first start may have been applied: a run started since we
+		// asked is our start, not someone else's.
+		if cur, gerr := h.c.GetUpdateRun(ctx, name); gerr == nil && startedSince(cur, asked) {
+			w, err = cur, nil
+		}
+	}
+	return h.run(ctx)(w, err)
+}
+
+// startedSince tells whether a run is running from a start at or after t.
+func startedSince(w *armfleet.UpdateRun, t time.Time) bool {
+	st := w.Properties.Status
+	if st == nil || st.Status.StartTime == nil {
+		return false
+	}
+	s := st.Status.State
+	return (s == update.StateRunning || s == update.StatePending) && !st.Status.StartTime.Before(t)
 }
 
 func (h *Hub) StopUpdateRun(ctx context.Context, name string, pre hub.Precondition) (*hub.UpdateRun, error) {
@@ -316,7 +377,12 @@ func (h *Hub) GetAutoUpgradeProfile(ctx context.Context, name string) (*hub.Auto
 
 func (h *Hub) PutAutoUpgradeProfile(ctx context.Context, p hub.AutoUpgradeProfile, pre hub.Precondition) (*hub.AutoUpgradeProfile, error) {
 	body := armfleet.AutoUpgradeProfile{Properties: armfleet.ProfileSpecToWire(h.cfg.Fleet, p.Spec)}
-	return h.profile(ctx)(h.c.PutAutoUpgradeProfile(ctx, p.Name, body, pre))
+	w, err := h.c.PutAutoUpgradeProfile(ctx, p.Name, body, pre)
+	w, err = adoptRetried(ctx, p.Name, w, err, h.c.GetAutoUpgradeProfile, func(c *armfleet.AutoUpgradeProfile) bool {
+		return sameOnWire(armfleet.ProfileFromWire(*c).Spec, p.Spec, update.ProfileWithDefaults,
+			func(s update.ProfileSpec) any { return armfleet.ProfileSpecToWire(h.cfg.Fleet, s) })
+	})
+	return h.profile(ctx)(w, err)
 }
 
 func (h *Hub) DeleteAutoUpgradeProfile(ctx context.Context, name string, pre hub.Precondition) error {

@@ -90,7 +90,7 @@ func New(fleet armfleet.FleetID, o Options) (*Client, error) {
 	if o.Retry != nil {
 		opts.Retry = *o.Retry
 	}
-	opts.PerRetryPolicies = []policy.Policy{clock}
+	opts.PerRetryPolicies = []policy.Policy{clock, countTries{}}
 	client, err := arm.NewClient(moduleName, moduleVersion, o.Credential, opts)
 	if err != nil {
 		return nil, fmt.Errorf("armclient: %w", err)

@@ -600,11 +600,11 @@ func TestNewAndOptions(t *testing.T) {
 		t.Errorf("Fleet %+v", c.Fleet())
 	}
 	o := c.ClientOptions()
-	if o.Transport == nil || o.Retry.RetryDelay != time.Millisecond || !o.DisableRPRegistration || len(o.PerRetryPolicies) != 1 {
+	if o.Transport == nil || o.Retry.RetryDelay != time.Millisecond || !o.DisableRPRegistration || len(o.PerRetryPolicies) != 2 {
 		t.Errorf("ClientOptions %+v", o)
 	}
 	o.PerRetryPolicies = nil // a copy: the client keeps its own
-	if len(c.ClientOptions().PerRetryPolicies) != 1 {
+	if len(c.ClientOptions().PerRetryPolicies) != 2 {
 		t.Error("ClientOptions shares its policies")
 	}
 	if _, err := New(armfleet.FleetID{Fleet: "f"}, Options{}); err == nil {

@@ -98,6 +98,9 @@ func HubError(err error, object string) error {
 	}
 	var re *azcore.ResponseError
 	if errors.As(err, &re) {
+		if errors.As(err, new(retriedErr)) {
+			return retried{fromResponse(re, object)}
+		}
 		return fromResponse(re, object)
 	}
 	var failed *azidentity.AuthenticationFailedError
@@ -126,6 +129,25 @@ func (e *SignInError) Error() string {
 }
 
 func (e *SignInError) Unwrap() error { return e.Err }
+
+// ErrRetried marks a refusal that answered a retry of a write whose first
+// attempt's answer was lost (a dropped connection, a timeout): the first
+// attempt may have been applied, and the refusal (412 on a create or an
+// If-Match, 409 on a start, 404 on a delete) may be the write's own effect.
+// The hub then reads the object to tell (designs/hub.md §9).
+var ErrRetried = errors.New("the refusal answered a retry of the request")
+
+// retriedErr marks a raw response error as answering a retry.
+type retriedErr struct{ error }
+
+func (e retriedErr) Unwrap() error { return e.error }
+
+// retried is a mapped error that answered a retry: errors.Is ErrRetried and
+// whatever the mapped error is.
+type retried struct{ err error }
+
+func (e retried) Error() string   { return e.err.Error() }
+func (e retried) Unwrap() []error { return []error{e.err, ErrRetried} }
 
 func mapped(err error) bool {
 	var (

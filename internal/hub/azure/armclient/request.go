@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime"
@@ -107,6 +108,20 @@ func (c *Client) newRequest(ctx context.Context, r request) (*policy.Request, er
 	return req, nil
 }
 
+// triesKey holds, in a write's context, how many attempts its first request
+// took (countTries).
+type triesKey struct{}
+
+// countTries counts the attempts of a request whose context asks for it.
+type countTries struct{}
+
+func (countTries) Do(req *policy.Request) (*http.Response, error) {
+	if n, ok := req.Raw().Context().Value(triesKey{}).(*atomic.Int32); ok {
+		n.Add(1)
+	}
+	return req.Next()
+}
+
 func (c *Client) send(ctx context.Context, r request) (*http.Response, error) {
 	req, err := c.newRequest(ctx, r)
 	if err != nil {
@@ -198,12 +213,17 @@ func nextRequest(ctx context.Context, link, version string) (*policy.Request, er
 // URL, DELETE with the last status. Errors are raw (callers apply HubError).
 func lro[T any](ctx context.Context, c *Client, r request, ok []int, final runtime.FinalStateVia) (T, error) {
 	var zero T
-	resp, err := c.send(ctx, r)
+	tries := new(atomic.Int32)
+	resp, err := c.send(context.WithValue(ctx, triesKey{}, tries), r)
 	if err != nil {
 		return zero, err
 	}
 	if !runtime.HasStatusCode(resp, ok...) {
-		return zero, runtime.NewResponseError(resp)
+		err := runtime.NewResponseError(resp)
+		if tries.Load() > 1 { // the answer to an earlier attempt was lost: it may have been applied
+			return zero, retriedErr{err}
+		}
+		return zero, err
 	}
 	poller, err := runtime.NewPoller(resp, c.arm.Pipeline(), &runtime.NewPollerOptions[T]{FinalStateVia: final, Tracer: c.arm.Tracer()})
 	if err != nil {
