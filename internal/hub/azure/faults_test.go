@@ -534,7 +534,6 @@ func TestDroppedConnectionDuringPut(t *testing.T) {
 		lost bool
 		// served are the PUTs the emulator served, "METHOD status" (0: dropped).
 		served []string
-
 	}{
 		{name: "create, dropped before it was applied", served: []string{"PUT 0", "PUT 201"}},
 		{name: "update, dropped before it was applied", update: true, served: []string{"PUT 0", "PUT 200"}},
