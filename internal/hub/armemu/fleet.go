@@ -3,6 +3,7 @@ package armemu
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/armemu/kubeapi"
 	"hash/fnv"
 	"net/http"
 	"strings"
@@ -51,29 +52,13 @@ func (s *Server) getFleet(c *call) {
 	c.reply(http.StatusOK, out, out.ETag)
 }
 
-// listCredentials serves POST …/fleets/{fleet}/listCredentials: a fixed,
-// obviously fake kubeconfig of the hub cluster (no real server, no secret).
+// listCredentials serves POST …/fleets/{fleet}/listCredentials: the
+// kubeconfig of the emulated hub cluster, whose Kubernetes API this server
+// also serves (kubeapi), at the address the request came to.
 func (s *Server) listCredentials(c *call) {
-	user := "clusterUser_" + s.fleet.ResourceGroup + "_" + s.fleet.Fleet
-	kubeconfig := fmt.Sprintf(`apiVersion: v1
-kind: Config
-clusters:
-- name: %[1]s
-  cluster:
-    server: https://%[2]s:443
-contexts:
-- name: %[1]s
-  context:
-    cluster: %[1]s
-    user: %[3]s
-current-context: %[1]s
-users:
-- name: %[3]s
-  user:
-    token: fleet-emulator-fake-token
-`, s.fleet.Fleet+"-hub", s.hubFqdn(), user)
+	kubeconfig := kubeapi.Kubeconfig(c.baseURL(), s.caPEM, HubClusterToken)
 	c.reply(http.StatusOK, armfleet.FleetCredentialResults{Kubeconfigs: []armfleet.FleetCredentialResult{
-		{Name: "clusterUser", Value: []byte(kubeconfig)}}}, "")
+		{Name: "clusterUser", Value: kubeconfig}}}, "")
 }
 
 // member is the fleets/members resource of a cluster. Labels are in the

@@ -68,7 +68,8 @@ func TestFleet(t *testing.T) {
 	r = e.do(http.MethodPost, path("listCredentials", v1), nil)
 	expect(t, "listCredentials", r, http.StatusOK)
 	r.decode(t, &creds)
-	if len(creds.Kubeconfigs) != 1 || !strings.Contains(string(creds.Kubeconfigs[0].Value), "server: https://fleet-hub.eastus.fleet-emulator.invalid:443") {
+	if len(creds.Kubeconfigs) != 1 || !strings.Contains(string(creds.Kubeconfigs[0].Value), "server: "+e.run.URL) ||
+		!strings.Contains(string(creds.Kubeconfigs[0].Value), "token: "+HubClusterToken) {
 		t.Errorf("credentials %+v", creds)
 	}
 }

@@ -32,6 +32,7 @@ import (
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/armemu/entraid"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/armemu/kubeapi"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/azure/armfleet"
 )
 
@@ -81,10 +82,19 @@ type Server struct {
 	// identity is Microsoft Entra ID's token endpoint, so that credentials
 	// sign in at the emulator (authority_host = the emulator's URL).
 	identity *entraid.Server
+	// kube is the emulated fleet hub cluster's Kubernetes API (MemberCluster
+	// objects of the fleet), the server listCredentials' kubeconfig names.
+	kube *kubeapi.Server
+	// caPEM is the certificate clients trust (set by Listen), for the kubeconfig.
+	caPEM []byte
 
 	mu  sync.Mutex
 	log []Request
 }
+
+// HubClusterToken is the bearer token of the emulated hub cluster's
+// kubeconfig: not a secret, the emulator's own.
+const HubClusterToken = "fleet-emulator-hub-cluster-token"
 
 // New makes an emulator.
 func New(o Options) *Server {
@@ -104,6 +114,13 @@ func New(o Options) *Server {
 		o.Polls = 0
 	}
 	s := &Server{opts: o, fleet: o.Fleet, identity: entraid.New(o.SignIn)}
+	s.kube = kubeapi.New(func(ctx context.Context) (*fleet.Fleet, error) {
+		h, err := o.Hub(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return h.Fleet(ctx)
+	}, HubClusterToken)
 	s.routes = s.table()
 	return s
 }
@@ -126,6 +143,10 @@ func (s *Server) ResetRequests() {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.identity.Owns(r) {
 		s.identity.ServeHTTP(w, r)
+		return
+	}
+	if s.kube.Owns(r) {
+		s.kube.ServeHTTP(w, r)
 		return
 	}
 	rt, params, status := s.match(r)

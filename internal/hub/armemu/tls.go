@@ -46,6 +46,7 @@ func Listen(addr string, s *Server) (*Running, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.caPEM = certPEM
 	pool := x509.NewCertPool()
 	pool.AddCert(cert.Leaf)
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}

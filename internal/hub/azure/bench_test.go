@@ -126,15 +126,18 @@ const (
 	reqMaintenance = "maintenance"      // GET …/managedClusters/{c}/maintenanceConfigurations/…
 	reqCatalogs    = "catalogs"         // GET …/locations/{l}/kubernetesVersions
 	reqProfiles    = "upgrade-profiles" // GET …/agentPools/{p}/upgradeProfiles/default
+	reqCredentials = "hub-credentials"  // POST …/fleets/{f}/listCredentials (then one MemberCluster LIST per 500 members on the hub cluster)
 	reqOther       = "other"
 )
 
-var categories = []string{reqFleet, reqMembers, reqClusters, reqMaintenance, reqCatalogs, reqProfiles, reqOther}
+var categories = []string{reqFleet, reqMembers, reqClusters, reqMaintenance, reqCatalogs, reqProfiles, reqCredentials, reqOther}
 
 // category is the category of a request the emulator served.
 func category(q armemu.Request) string {
 	p := strings.ToLower(q.Path)
 	switch {
+	case q.Method == http.MethodPost && strings.HasSuffix(p, "/listcredentials"):
+		return reqCredentials
 	case q.Method != http.MethodGet:
 		return reqOther
 	case strings.HasSuffix(p, "/fleets/"+strings.ToLower(fleetID.Fleet)):
@@ -179,7 +182,7 @@ func expectedRequests(members []genMember, pageSize int) map[string]int {
 		clusterPages += pages(n)
 	}
 	return map[string]int{reqFleet: 1, reqMembers: pages(len(members)), reqClusters: clusterPages,
-		reqMaintenance: len(members), reqCatalogs: len(regionsOf(members)), reqProfiles: len(families)}
+		reqMaintenance: len(members), reqCatalogs: len(regionsOf(members)), reqProfiles: len(families), reqCredentials: 1}
 }
 
 // inFlight is a transport wrapper that measures the most requests in
@@ -249,9 +252,10 @@ func TestInventoryRequestCount(t *testing.T) {
 	reqs := r.srv.Requests()
 	got, want := tally(reqs), expectedRequests(members, pageSize)
 	// 1 fleet + 4 member pages + 5 cluster pages + 7 maintenance
-	// configurations + 2 catalogs + 3 upgrade profiles.
-	if len(reqs) != 22 {
-		t.Errorf("%d requests, want 22", len(reqs))
+	// configurations + 2 catalogs + 3 upgrade profiles + 1 hub-cluster
+	// kubeconfig.
+	if len(reqs) != 23 {
+		t.Errorf("%d requests, want 23", len(reqs))
 	}
 	for _, c := range categories {
 		if got[c] != want[c] {

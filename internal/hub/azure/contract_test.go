@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 
@@ -97,6 +98,17 @@ func TestFleetMatchesTheMock(t *testing.T) {
 		}
 		if len(c.NodePools) != len(w.NodePools) {
 			t.Errorf("cluster %s: node pools %v, want %v", c.Name, c.NodePools, w.NodePools)
+		}
+		// From the hub cluster's MemberCluster objects, through client-go.
+		if !reflect.DeepEqual(c.Agent, w.Agent) || !reflect.DeepEqual(c.Taints, w.Taints) || !reflect.DeepEqual(c.Properties, w.Properties) ||
+			len(c.Usage.Available) != len(w.Usage.Available) {
+			t.Errorf("cluster %s: agent %+v taints %v properties %v usage %v\nwant agent %+v taints %v properties %v usage %v",
+				c.Name, c.Agent, c.Taints, c.Properties, c.Usage, w.Agent, w.Taints, w.Properties, w.Usage)
+		}
+		for r, q := range w.Usage.Available {
+			if got := c.Usage.Available[r]; got.Cmp(q) != 0 {
+				t.Errorf("cluster %s: available %s = %s, want %s", c.Name, r, got.String(), q.String())
+			}
 		}
 	}
 	if !e.Now().Equal(m.Now()) {

@@ -81,17 +81,14 @@ func New(ctx context.Context, cfg Config) (*Hub, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := c.GetFleet(ctx); err != nil {
+	f, err := c.GetFleet(ctx)
+	if err != nil {
 		if errors.Is(err, hub.ErrNotFound) {
 			return nil, fmt.Errorf("the fleet %s does not exist: check subscription_id, resource_group_name and fleet_name", cfg.Fleet)
 		}
 		return nil, err
 	}
-	inv, err := newInventory(c, cfg.Concurrency)
-	if err != nil {
-		return nil, err
-	}
-	return &Hub{cfg: cfg, c: c, inv: inv}, nil
+	return &Hub{cfg: cfg, c: c, inv: newInventory(c, cfg.Concurrency, f.Properties.HubProfile != nil)}, nil
 }
 
 // Now is Resource Manager's clock: the Date of its newest response, so that

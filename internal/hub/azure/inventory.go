@@ -17,6 +17,7 @@ import (
 	"github.com/fleetform/terraform-provider-aks/internal/hub/azure/aksconv"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/azure/armclient"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/azure/armfleet"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/azure/kubeconv"
 )
 
 // MaintenanceConfigName is the AKS maintenance configuration that schedules
@@ -31,13 +32,16 @@ const MaintenanceConfigName = "aksManagedAutoUpgradeSchedule"
 type inventory struct {
 	c     *armclient.Client
 	limit int
+	// hubCluster: the fleet has a hub cluster (hubProfile), whose
+	// MemberCluster objects hold the facts ARM does not.
+	hubCluster bool
 
 	mu        sync.Mutex
 	factories map[string]*armcontainerservice.ClientFactory // per subscription
 }
 
-func newInventory(c *armclient.Client, limit int) (*inventory, error) {
-	return &inventory{c: c, limit: limit, factories: map[string]*armcontainerservice.ClientFactory{}}, nil
+func newInventory(c *armclient.Client, limit int, hubCluster bool) *inventory {
+	return &inventory{c: c, limit: limit, hubCluster: hubCluster, factories: map[string]*armcontainerservice.ClientFactory{}}
 }
 
 func (inv *inventory) factory(cred armclient.Options, sub string) (*armcontainerservice.ClientFactory, error) {
@@ -102,6 +106,12 @@ func (inv *inventory) read(ctx context.Context, opts armclient.Options) (*fleet.
 			return nil
 		})
 	}
+	var hubFacts map[string]kubeconv.Facts
+	g.Go(func() error {
+		var err error
+		hubFacts, err = inv.hubClusterFacts(gctx, opts.Credential)
+		return err
+	})
 	windows := make([]*armcontainerservice.MaintenanceConfiguration, len(refs))
 	for i, r := range refs {
 		g.Go(func() error {
@@ -148,7 +158,14 @@ func (inv *inventory) read(ctx context.Context, opts armclient.Options) (*fleet.
 		c.Labels = fleet.AutomaticLabels(&c)
 		c.Labels[fleet.LabelMemberName] = r.m.Name
 		c.Labels[fleet.LabelClusterName] = r.id.Name
-		for k, v := range r.m.Properties.Labels {
+		if hf, ok := hubFacts[r.m.Name]; ok { // the hub cluster's view: agent, taints, properties, usage
+			for k, v := range hf.Labels {
+				c.Labels[k] = v
+			}
+			c.Taints, c.Agent, c.Properties, c.Usage = hf.Taints, hf.Agent, hf.Properties, hf.Usage
+			c.Agent.Leaving = c.Agent.Leaving || r.m.Properties.ProvisioningState == "Leaving"
+		}
+		for k, v := range r.m.Properties.Labels { // ARM's labels are the member's own
 			c.Labels[k] = v
 		}
 		regions[c.Region] = true

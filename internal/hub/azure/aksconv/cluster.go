@@ -113,9 +113,7 @@ func ClusterFacts(mc armcontainerservice.ManagedCluster, mw *armcontainerservice
 	if f.KubernetesVersion = deref(p.CurrentKubernetesVersion); f.KubernetesVersion == "" {
 		f.KubernetesVersion = deref(p.KubernetesVersion)
 	}
-	if f.KubernetesVersion == "" {
-		return fail(errors.New("it has neither currentKubernetesVersion nor kubernetesVersion"))
-	}
+	// Neither version set leaves it unknown (""), as an inventory may.
 	for i, ap := range p.AgentPoolProfiles {
 		if ap == nil {
 			continue

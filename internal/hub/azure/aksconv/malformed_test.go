@@ -52,9 +52,6 @@ func TestClusterFactsMalformed(t *testing.T) {
 			wantErr: "without a location"},
 		{name: "no properties", breakMC: func(mc *armcontainerservice.ManagedCluster) { mc.Properties = nil },
 			wantErr: "without properties"},
-		{name: "no version", breakMC: func(mc *armcontainerservice.ManagedCluster) {
-			mc.Properties.KubernetesVersion, mc.Properties.CurrentKubernetesVersion = nil, ptr("")
-		}, wantErr: "neither currentKubernetesVersion nor kubernetesVersion"},
 		{name: "pool without a name", breakMC: func(mc *armcontainerservice.ManagedCluster) { pool(mc).Name = nil },
 			wantErr: "agentPoolProfiles[0]: the agent pool has no name"},
 		{name: "pool without an image", breakMC: func(mc *armcontainerservice.ManagedCluster) { pool(mc).NodeImageVersion = nil },
