@@ -224,5 +224,26 @@ type InvalidError struct {
 
 func (e *InvalidError) Error() string { return fmt.Sprintf("invalid: %s: %s", e.Object, e.Reason) }
 
+// Features a hub may not offer yet.
+const (
+	FeaturePlacements = "placements"
+	FeatureNodePools  = "NodePools"
+)
+
+// Limited is a hub that does not offer every feature yet.
+type Limited interface {
+	// Unavailable says why the hub cannot serve feature, or returns nil.
+	Unavailable(feature string) error
+}
+
+// Unavailable says why h cannot serve feature (FeaturePlacements,
+// FeatureNodePools), or returns nil when it can: every hub that is not Limited.
+func Unavailable(h Hub, feature string) error {
+	if l, ok := h.(Limited); ok {
+		return l.Unavailable(feature)
+	}
+	return nil
+}
+
 // ObjectMeta gives generic code access to an object's metadata.
 func (m *Meta) ObjectMeta() *Meta { return m }

@@ -45,3 +45,29 @@ func TestAccAzureMisconfiguration(t *testing.T) {
 		})
 	}
 }
+
+// A placement or a NodePool with the azure hub fails at plan, saying so,
+// rather than at apply.
+func TestAccAzurePlacementsNotYet(t *testing.T) {
+	e, err := emulatorFor(filepath.Join(t.TempDir(), "state.db"), "", testClock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cfg := range []string{`
+resource "aks_fleet_placement" "p" {
+  name               = "web"
+  resource_selectors = [{ version = "v1", kind = "Namespace", name = "web" }]
+  policy             = { placement_type = "PickAll" }
+}`, `
+resource "aks_nap_nodepool" "np" {
+  cluster = "aks-east-prod-01"
+  name    = "general"
+  template = { node_class_ref = { group = "karpenter.azure.com", kind = "AKSNodeClass", name = "default" } }
+}`} {
+		resource.Test(t, resource.TestCase{
+			ProtoV6ProviderFactories: testAccProviders,
+			Steps: []resource.TestStep{{Config: e.config(nil) + cfg, PlanOnly: true,
+				ExpectError: expectError(`are not yet available with the azure hub`)}},
+		})
+	}
+}

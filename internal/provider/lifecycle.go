@@ -385,6 +385,19 @@ const (
 )
 
 // hubError reports a failed hub call as one diagnostic that says what to do.
+// hubOffers reports whether the configured hub serves feature, and says
+// why not at plan when it does not (a nil hub is not configured yet).
+func hubOffers(h hub.Hub, feature string, diags *diag.Diagnostics) bool {
+	if h == nil {
+		return true
+	}
+	if err := hub.Unavailable(h, feature); err != nil {
+		diags.AddError("Not available with this hub", err.Error())
+		return false
+	}
+	return true
+}
+
 func hubError(diags *diag.Diagnostics, op string, obj objectRef, err error) {
 	var conflict *hub.ConflictError
 	var invalid *hub.InvalidError

@@ -151,6 +151,9 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if req.Plan.Raw.IsNull() {
 		return // destroy
 	}
+	if !hubOffers(r.hub, hub.FeatureNodePools, &resp.Diagnostics) {
+		return
+	}
 	// A number known only now (from another resource) gets its rule here.
 	if !checkNumbers(req.Plan.Raw, "Invalid NodePool", nodepool.ValidateNumber, &resp.Diagnostics) {
 		return
@@ -323,6 +326,9 @@ func (r *nodePoolResource) current(ctx context.Context, cluster, name string, la
 }
 
 func (r *nodePoolResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	if !hubOffers(r.hub, hub.FeatureNodePools, &resp.Diagnostics) {
+		return
+	}
 	var prior nodePoolModel
 	if _, ok := readValue(req.State.Raw, &prior, &resp.Diagnostics); !ok {
 		return

@@ -64,8 +64,8 @@ type Hub struct {
 var _ hub.Hub = (*Hub)(nil)
 
 // ErrUnavailable is returned for what the azure hub cannot do yet.
-var ErrUnavailable = errors.New("not yet available with the azure hub: placements and NodePools live on the fleet hub cluster's " +
-	"and the member clusters' Kubernetes APIs, which this provider version does not reach yet; use the mock hub for them")
+var ErrUnavailable = errors.New("not yet available with the azure hub: placements and NodePools are written to the fleet hub " +
+	"cluster's and the member clusters' Kubernetes APIs, which this provider version does not write to yet; use the mock hub for them")
 
 // New connects to the fleet: it reads the fleet resource once, so that a
 // missing fleet, bad credentials or an unreachable endpoint fail at
@@ -121,6 +121,16 @@ func (h *Hub) Fleet(ctx context.Context) (*fleet.Fleet, error) {
 func (h *Hub) UpgradeDuration() time.Duration { return h.cfg.UpgradeDuration }
 
 // Placements and NodePools: not yet.
+
+// Unavailable says that placements and NodePools are not available yet, so
+// that a configuration using them fails at plan.
+func (h *Hub) Unavailable(feature string) error {
+	switch feature {
+	case hub.FeaturePlacements, hub.FeatureNodePools:
+		return fmt.Errorf("%s are %w.", feature, ErrUnavailable)
+	}
+	return nil
+}
 
 func (h *Hub) GetPlacement(context.Context, string) (*hub.Placement, error) {
 	return nil, ErrUnavailable
