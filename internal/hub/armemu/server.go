@@ -121,6 +121,7 @@ func New(o Options) *Server {
 		}
 		return h.Fleet(ctx)
 	}, HubClusterToken)
+	s.kube.PageSize = o.PageSize // the hub cluster pages its lists as Resource Manager does here
 	s.routes = s.table()
 	return s
 }

@@ -80,6 +80,9 @@ func restConfig(kubeconfig []byte, cred azcore.TokenCredential) (*rest.Config, e
 		cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper { return &entraToken{next: rt, cred: cred} })
 	}
 	cfg.UserAgent = "terraform-provider-aks"
+	// kubectl's client limits (client-go's default, 5 per second, would
+	// make paging through a large fleet's MemberClusters crawl).
+	cfg.QPS, cfg.Burst = 50, 300
 	return cfg, nil
 }
 
