@@ -28,6 +28,9 @@ import (
 // clouds and the wire emulator (azure.ca_certificate_path).
 const EnvCACertificatePath = "AKS_ARM_CA_CERTIFICATE_PATH"
 
+// EnvAzureUpgradeDuration sets azure.upgrade_duration.
+const EnvAzureUpgradeDuration = "AKS_AZURE_UPGRADE_DURATION"
+
 // azureModel is the azure block: the attributes of auth.Settings, in the
 // names azurerm users know, plus what only this provider has.
 type azureModel struct {
@@ -104,7 +107,7 @@ func azureBlock() schema.SingleNestedBlock {
 			"ca_certificate_path": str("A CA certificate (PEM) to trust besides the system's, for endpoints with a private certificate "+
 				"authority."+env(EnvCACertificatePath), false),
 			"upgrade_duration": str("How long one member's upgrade takes, for the rollout previews' time estimates, as a Go duration "+
-				"(default `"+azure.DefaultUpgradeDuration.String()+"`).", false),
+				"(default `"+azure.DefaultUpgradeDuration.String()+"`)."+env(EnvAzureUpgradeDuration), false),
 		},
 	}
 }
@@ -145,11 +148,11 @@ func azureConfig(m azureModel, diags *diag.Diagnostics) (azure.Config, bool) {
 		}
 	}
 	cfg := azure.Config{Fleet: armfleet.FleetID{SubscriptionID: s.SubscriptionID, ResourceGroup: s.ResourceGroupName, Fleet: s.FleetName}}
-	if d := m.UpgradeDuration; d != "" { // "" is unset: the default
+	if d := orEnv(m.UpgradeDuration, EnvAzureUpgradeDuration); d != "" { // "" is unset: the default
 		v, err := time.ParseDuration(d)
 		if err != nil || v < 0 {
 			diags.AddAttributeError(attr("upgrade_duration"), "Invalid upgrade duration",
-				fmt.Sprintf("azure.upgrade_duration: %q is not a duration of zero or more such as 15m or 0s.", d))
+				fmt.Sprintf("azure.upgrade_duration (or %s): %q is not a duration of zero or more such as 15m or 0s.", EnvAzureUpgradeDuration, d))
 		}
 		cfg.UpgradeDuration = v
 		cfg.UpgradeDurationSet = true

@@ -147,13 +147,9 @@ func (h racingHub) DeleteNodePool(ctx context.Context, cluster, name string, pre
 	return h.Hub.DeleteNodePool(ctx, cluster, name, pre)
 }
 
-// An object changed in the hub between plan and apply gets the conflict
-// diagnostic, and the provider's write changes nothing: the other writer's
-// version stays, and the next plan shows it.
-func TestAccLifecycle_concurrentModificationIsAConflict(t *testing.T) {
-	state := filepath.Join(t.TempDir(), "state.db")
-	cfg := providerConfigAt(state, "", testClock)
-	stored := func(check func(h *mock.Hub) error) func() {
+// storedIn checks what the mock hub of state holds, at the test clock.
+func storedIn(t *testing.T, state string) func(check func(h *mock.Hub) error) func() {
+	return func(check func(h *mock.Hub) error) func() {
 		return func() {
 			at, _ := time.Parse(time.RFC3339, testClock)
 			h, err := mock.New(mock.Config{StatePath: state, Clock: mock.ClockConfig{Mode: mock.ClockFixed, Time: at}})
@@ -165,7 +161,16 @@ func TestAccLifecycle_concurrentModificationIsAConflict(t *testing.T) {
 			}
 		}
 	}
-	var placementRace, nodePoolRace, profileRace sync.Once
+}
+
+// An object changed in the hub between plan and apply gets the conflict
+// diagnostic, and the provider's write changes nothing: the other writer's
+// version stays, and the next plan shows it.
+func TestAccLifecycle_concurrentModificationIsAConflict(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "state.db")
+	cfg := providerConfigAt(state, "", testClock)
+	stored := storedIn(t, state)
+	var placementRace, nodePoolRace sync.Once
 	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: providersWith(func(h hub.Hub) hub.Hub { return racingHub{h, &placementRace} }), Steps: []resource.TestStep{
 		{Config: cfg + simplePlacement("", "")},
 		{
@@ -208,6 +213,15 @@ func TestAccLifecycle_concurrentModificationIsAConflict(t *testing.T) {
 			Config: cfg,
 		},
 	}})
+}
+
+// The same for an auto-upgrade profile, on both hubs: through the azure block
+// the other writer's change makes Resource Manager answer 412 (make acc-azure).
+func TestAccLifecycle_concurrentProfileModificationIsAConflict(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "state.db")
+	cfg := providerConfigAt(state, "", testClock)
+	stored := storedIn(t, state)
+	var profileRace sync.Once
 	profile := func(disabled bool) string {
 		return cfg + fmt.Sprintf("resource \"aks_fleet_autoupgrade_profile\" \"p\" {\n  name     = \"p\"\n  channel  = \"Stable\"\n  disabled = %v\n}\n", disabled)
 	}
