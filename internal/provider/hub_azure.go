@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
@@ -129,6 +130,30 @@ func azureHub(ctx context.Context, m azureModel) (hub.Hub, diag.Diagnostics) {
 	return h, diags
 }
 
+// azureLiterals checks what the block itself says, at validate time: the
+// environment and credentials are Configure's (terraform validate runs
+// without them, in CI lint jobs too).
+func azureLiterals(m azureModel, diags *diag.Diagnostics) {
+	if _, err := auth.Cloud(m.settings()); err != nil {
+		azureError(diags, armfleet.FleetID{}, err)
+	}
+	upgradeDuration(m.UpgradeDuration, diags)
+}
+
+// upgradeDuration parses azure.upgrade_duration; "" is unset (the default).
+func upgradeDuration(d string, diags *diag.Diagnostics) (time.Duration, bool) {
+	if d == "" {
+		return 0, false
+	}
+	v, err := time.ParseDuration(d)
+	if err != nil || v < 0 {
+		diags.AddAttributeError(path.Root("azure").AtName("upgrade_duration"), "Invalid upgrade duration",
+			fmt.Sprintf("azure.upgrade_duration (or %s): %q is not a duration of zero or more such as 15m or 0s.", EnvAzureUpgradeDuration, d))
+		return 0, false
+	}
+	return v, true
+}
+
 // azureConfig resolves the block against the environment and selects the
 // credential, without contacting anyone.
 func azureConfig(m azureModel, diags *diag.Diagnostics) (azure.Config, bool) {
@@ -148,15 +173,7 @@ func azureConfig(m azureModel, diags *diag.Diagnostics) (azure.Config, bool) {
 		}
 	}
 	cfg := azure.Config{Fleet: armfleet.FleetID{SubscriptionID: s.SubscriptionID, ResourceGroup: s.ResourceGroupName, Fleet: s.FleetName}}
-	if d := orEnv(m.UpgradeDuration, EnvAzureUpgradeDuration); d != "" { // "" is unset: the default
-		v, err := time.ParseDuration(d)
-		if err != nil || v < 0 {
-			diags.AddAttributeError(attr("upgrade_duration"), "Invalid upgrade duration",
-				fmt.Sprintf("azure.upgrade_duration (or %s): %q is not a duration of zero or more such as 15m or 0s.", EnvAzureUpgradeDuration, d))
-		}
-		cfg.UpgradeDuration = v
-		cfg.UpgradeDurationSet = true
-	}
+	cfg.UpgradeDuration, cfg.UpgradeDurationSet = upgradeDuration(orEnv(m.UpgradeDuration, EnvAzureUpgradeDuration), diags)
 	transport, err := caTransport(orEnv(m.CACertificatePath, EnvCACertificatePath))
 	if err != nil {
 		diags.AddAttributeError(attr("ca_certificate_path"), "Invalid CA certificate", err.Error())
@@ -202,6 +219,14 @@ func caTransport(file string) (policy.Transporter, error) {
 	return &http.Client{Transport: t}, nil
 }
 
+// untrustedCertificate tells whether err is a TLS certificate that no
+// trusted authority signed; identity libraries flatten the error to text.
+func untrustedCertificate(err error) bool {
+	var unknown x509.UnknownAuthorityError
+	var verify *tls.CertificateVerificationError
+	return errors.As(err, &unknown) || errors.As(err, &verify) || strings.Contains(err.Error(), "x509: certificate signed by unknown authority")
+}
+
 // azureError is the one diagnostic for a failure to reach the fleet.
 func azureError(diags *diag.Diagnostics, f armfleet.FleetID, err error) {
 	var cfgErr *auth.ConfigError
@@ -209,6 +234,11 @@ func azureError(diags *diag.Diagnostics, f armfleet.FleetID, err error) {
 	var unreachable *armclient.UnreachableError
 	var signIn *armclient.SignInError
 	switch {
+	case untrustedCertificate(err):
+		diags.AddAttributeError(path.Root("azure").AtName("ca_certificate_path"), "Untrusted TLS certificate",
+			"The TLS certificate of the Resource Manager or Microsoft Entra ID endpoint is not signed by an authority this machine "+
+				"trusts: set ca_certificate_path (or "+EnvCACertificatePath+") to the PEM file of its certificate authority, or check "+
+				"resource_manager_endpoint and authority_host.")
 	case errors.As(err, &signIn):
 		diags.AddError("Cannot sign in to Azure", signIn.Error())
 	case errors.As(err, &cfgErr):

@@ -26,10 +26,10 @@ func TestAccAzureMisconfiguration(t *testing.T) {
 		{"no subscription", map[string]string{"subscription_id": ""}, `no subscription: set subscription_id in the azure block or ARM_SUBSCRIPTION_ID`},
 		{"no fleet name", map[string]string{"fleet_name": ""}, `The azure hub needs the fleet's fleet_name: set fleet_name in the azure block or AKS_FLEET_NAME`},
 		{"a fleet that does not exist", map[string]string{"fleet_name": "no-such-fleet"}, `fleets/no-such-fleet does not exist: check subscription_id, resource_group_name and fleet_name`},
-		{"a secret without a tenant", map[string]string{"tenant_id": ""}, `tenant_id`},
+		{"a secret without a tenant", map[string]string{"tenant_id": ""}, `client secret authentication needs the service principal's tenant ID: set tenant_id in the azure block or ARM_TENANT_ID`},
 		{"a refused credential", map[string]string{"client_id": deniedClientID}, `signing in to Microsoft Entra ID failed — check tenant_id, client_id and the secret`},
 		{"an unreachable endpoint", map[string]string{"resource_manager_endpoint": "https://127.0.0.1:1"}, `Cannot reach Azure Resource Manager`},
-		{"an untrusted certificate", map[string]string{"ca_certificate_path": ""}, `x509: certificate signed by unknown authority`},
+		{"an untrusted certificate", map[string]string{"ca_certificate_path": ""}, `set ca_certificate_path (or AKS_ARM_CA_CERTIFICATE_PATH) to the PEM file of its certificate authority`},
 		{"a bad CA file", map[string]string{"ca_certificate_path": "/nonexistent/ca.pem"}, `azure.ca_certificate_path (or AKS_ARM_CA_CERTIFICATE_PATH): cannot read "/nonexistent/ca.pem"`},
 		{"two hubs", map[string]string{}, `The provider uses one hub: keep either the mock block`},
 	} {

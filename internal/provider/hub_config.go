@@ -65,7 +65,7 @@ func (p *aksProvider) ValidateConfig(ctx context.Context, req provider.ValidateC
 		return
 	}
 	if cfg.Azure != nil {
-		azureConfig(*cfg.Azure, &resp.Diagnostics)
+		azureLiterals(*cfg.Azure, &resp.Diagnostics)
 		return
 	}
 	m := mockModel{}

@@ -105,6 +105,28 @@ func (c *call) checkStrategyVersion(prefix string, s *armfleet.RunStrategy) bool
 	return false
 }
 
+// checkProfileVersion refuses what 2025-03-01 does not know of a profile:
+// the TargetKubernetesVersion channel, targetKubernetesVersion and
+// longTermSupport came with 2025-04-01-preview (research §1.2).
+func (c *call) checkProfileVersion(p *armfleet.AutoUpgradeProfileProperties) bool {
+	if c.version == armfleet.APIVersionGates {
+		return true
+	}
+	prop := ""
+	switch {
+	case p.Channel == "TargetKubernetesVersion":
+		prop = "properties.channel"
+	case p.TargetKubernetesVersion != "":
+		prop = "properties.targetKubernetesVersion"
+	case p.LongTermSupport:
+		prop = "properties.longTermSupport"
+	default:
+		return true
+	}
+	c.invalid(prop, "The property '%s' needs api-version %s or later; the request uses %s.", prop, armfleet.APIVersionGates, c.version)
+	return false
+}
+
 // newerProperty is the path of the first gate or maxConcurrency of s.
 func newerProperty(prefix string, s *armfleet.RunStrategy) string {
 	first := func(at string, mc string, before, after []armfleet.GateConfiguration) string {

@@ -73,7 +73,7 @@ var profiles = kind[armfleet.AutoUpgradeProfile]{
 		return armfleet.ProfileToWire(c.s.fleet, *p), nil
 	},
 	put: func(c *call, name string, body *armfleet.AutoUpgradeProfile, pre hub.Precondition) (armfleet.AutoUpgradeProfile, error) {
-		if !c.checkStrategyRef(body.Properties.UpdateStrategyID) {
+		if !c.checkStrategyRef(body.Properties.UpdateStrategyID) || !c.checkProfileVersion(&body.Properties) {
 			return armfleet.AutoUpgradeProfile{}, errAnswered
 		}
 		in := armfleet.ProfileFromWire(armfleet.AutoUpgradeProfile{Properties: body.Properties})

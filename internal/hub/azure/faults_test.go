@@ -684,6 +684,34 @@ func TestLostAnswerToStart(t *testing.T) {
 	}
 }
 
+// The same lost answer on a stop: the service stopped the run, and the
+// retry meets a run already stopping (409). The hub reads the run: stopping
+// or stopped, the stop is done.
+func TestLostAnswerToStop(t *testing.T) {
+	const name = "lost-stop"
+	r := newRig(t, rigOptions{})
+	var armed atomic.Bool
+	h := r.mustConnect(t, loseAnswer("/updateRuns/"+name+"/stop", &armed))
+	ctx := context.Background()
+	if _, err := h.PutUpdateRun(ctx, hub.UpdateRun{Meta: hub.Meta{Name: name}, Spec: inlineRun(update.NodeImageLatest)}, hub.Precondition{IfNoneMatch: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.StartUpdateRun(ctx, name, hub.Precondition{}); err != nil {
+		t.Fatal(err)
+	}
+	armed.Store(true)
+	run, err := h.StopUpdateRun(ctx, name, hub.Precondition{})
+	if err != nil {
+		t.Fatalf("stop: %v, want success: the lost first attempt stopped the run", err)
+	}
+	if s := run.Status.State; s != update.StateStopping && s != update.StateStopped {
+		t.Errorf("run %s, want Stopping or Stopped", s)
+	}
+	if got, want := r.served("POST "), []string{"POST 202", "POST 202", "POST 409"}; !slices.Equal(got, want) {
+		t.Errorf("the emulator served %v, want %v (start, stop, the stop's retry)", got, want)
+	}
+}
+
 // d. A provider process killed in the middle of starting a run (Terraform
 // interrupted twice, the CI runner's job cancelled, an OOM kill), simulated
 // by ending the call's context: right after the service accepted the start

@@ -160,8 +160,7 @@ func (h *Hub) GetUpdateStrategy(ctx context.Context, name string) (*hub.UpdateSt
 }
 
 func (h *Hub) PutUpdateStrategy(ctx context.Context, s hub.UpdateStrategy, pre hub.Precondition) (*hub.UpdateStrategy, error) {
-	body := armfleet.UpdateStrategyToWire(h.cfg.Fleet, hub.UpdateStrategy{Meta: hub.Meta{Name: s.Name}, Spec: s.Spec})
-	body.Resource = armfleet.Resource{}
+	body := armfleet.UpdateStrategy{Properties: armfleet.UpdateStrategyProperties{Strategy: armfleet.StrategyToWire(s.Spec)}}
 	w, err := h.c.PutUpdateStrategy(ctx, s.Name, body, pre)
 	w, err = adoptRetried(ctx, s.Name, w, err, h.c.GetUpdateStrategy, func(c *armfleet.UpdateStrategy) bool {
 		return sameOnWire(armfleet.UpdateStrategyFromWire(*c).Spec, s.Spec, update.StrategyWithDefaults,
@@ -264,7 +263,17 @@ func startedSince(w *armfleet.UpdateRun, t time.Time) bool {
 }
 
 func (h *Hub) StopUpdateRun(ctx context.Context, name string, pre hub.Precondition) (*hub.UpdateRun, error) {
-	return h.run(ctx)(h.c.StopUpdateRun(ctx, name, pre))
+	w, err := h.c.StopUpdateRun(ctx, name, pre)
+	var conflict *hub.ConflictError
+	if errors.Is(err, armclient.ErrRetried) && (errors.Is(err, hub.ErrPreconditionFailed) || errors.As(err, &conflict)) {
+		// The first stop, whose answer was lost, may have been applied.
+		if cur, gerr := h.c.GetUpdateRun(ctx, name); gerr == nil && cur.Properties.Status != nil {
+			if st := cur.Properties.Status.Status.State; st == update.StateStopping || st == update.StateStopped {
+				w, err = cur, nil
+			}
+		}
+	}
+	return h.run(ctx)(w, err)
 }
 
 func (h *Hub) SkipUpdateRun(ctx context.Context, name string, targets []update.SkipTarget, pre hub.Precondition) (*hub.UpdateRun, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
@@ -69,15 +70,29 @@ func (inv *inventory) hubClusterFacts(ctx context.Context, cred azcore.TokenCred
 }
 
 // restConfig is the client configuration of a kubeconfig; an exec plugin
-// (kubelogin) is replaced by tokens of cred for the AKS server application.
+// (kubelogin, what AKS returns for Entra ID clusters) is replaced by tokens
+// of cred for the server application it names.
 func restConfig(kubeconfig []byte, cred azcore.TokenCredential) (*rest.Config, error) {
-	cfg, err := clientcmd.RESTConfigFromKubeConfig(kubeconfig)
+	raw, err := clientcmd.Load(kubeconfig)
 	if err != nil {
 		return nil, err
 	}
-	if cfg.ExecProvider != nil {
-		cfg.ExecProvider = nil
-		cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper { return &entraToken{next: rt, cred: cred} })
+	scope := ""
+	if ctx, ok := raw.Contexts[raw.CurrentContext]; ok {
+		if user, ok := raw.AuthInfos[ctx.AuthInfo]; ok && user.Exec != nil {
+			scope = AKSServerScope
+			if id := flagValue(user.Exec.Args, "--server-id"); id != "" {
+				scope = id + "/.default" // kubelogin's server application, as the kubeconfig names it
+			}
+			user.Exec = nil
+		}
+	}
+	cfg, err := clientcmd.NewDefaultClientConfig(*raw, nil).ClientConfig()
+	if err != nil {
+		return nil, err
+	}
+	if scope != "" {
+		cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper { return &entraToken{next: rt, cred: cred, scope: scope} })
 	}
 	cfg.UserAgent = "terraform-provider-aks"
 	// kubectl's client limits (client-go's default, 5 per second, would
@@ -88,12 +103,26 @@ func restConfig(kubeconfig []byte, cred azcore.TokenCredential) (*rest.Config, e
 
 // entraToken signs each request with a token for the AKS server application.
 type entraToken struct {
-	next http.RoundTripper
-	cred azcore.TokenCredential
+	next  http.RoundTripper
+	cred  azcore.TokenCredential
+	scope string
+}
+
+// flagValue is the value of flag in args ("--flag value" or "--flag=value").
+func flagValue(args []string, flag string) string {
+	for i, a := range args {
+		if a == flag && i+1 < len(args) {
+			return args[i+1]
+		}
+		if v, ok := strings.CutPrefix(a, flag+"="); ok {
+			return v
+		}
+	}
+	return ""
 }
 
 func (e *entraToken) RoundTrip(r *http.Request) (*http.Response, error) {
-	tok, err := e.cred.GetToken(r.Context(), policy.TokenRequestOptions{Scopes: []string{AKSServerScope}})
+	tok, err := e.cred.GetToken(r.Context(), policy.TokenRequestOptions{Scopes: []string{e.scope}})
 	if err != nil {
 		return nil, err
 	}
@@ -101,3 +130,6 @@ func (e *entraToken) RoundTrip(r *http.Request) (*http.Response, error) {
 	r.Header.Set("Authorization", "Bearer "+tok.Token)
 	return e.next.RoundTrip(r)
 }
+
+// restTransport is the HTTP transport of a client configuration (for tests).
+var restTransport = rest.TransportFor

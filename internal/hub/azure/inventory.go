@@ -10,6 +10,7 @@ import (
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/arm"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/containerservice/armcontainerservice/v6"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
@@ -108,8 +109,18 @@ func (inv *inventory) read(ctx context.Context, opts armclient.Options) (*fleet.
 	}
 	var hubFacts map[string]kubeconv.Facts
 	g.Go(func() error {
-		var err error
-		hubFacts, err = inv.hubClusterFacts(gctx, opts.Credential)
+		// The hub cluster holds facts no ARM operation has, for placements
+		// and the member list; update runs and profiles need none of them.
+		// A hub cluster that cannot be read (no Kubernetes role on it, a
+		// private API server) leaves them unknown, as for a hubless fleet,
+		// and says why in the log rather than failing every plan.
+		facts, err := inv.hubClusterFacts(gctx, opts.Credential)
+		if err != nil && gctx.Err() == nil {
+			tflog.Warn(ctx, "the fleet hub cluster's MemberClusters could not be read: member agent status, taints, properties "+
+				"and resource usage are unknown", map[string]any{"error": err.Error()})
+			return nil
+		}
+		hubFacts = facts
 		return err
 	})
 	windows := make([]*armcontainerservice.MaintenanceConfiguration, len(refs))

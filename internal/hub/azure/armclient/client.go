@@ -8,10 +8,13 @@
 // follows designs/hub.md §9 and the research notes it rests on
 // (../shared/research/azure-fleet-api.md, section 3.1, cited below as
 // "research §3.1"; the azcore building blocks are its section 6.1).
-// API versions: armfleet.APIVersion (2025-03-01) by default and
-// armfleet.APIVersionGates (2026-06-01) for gates, for every read of update
-// strategies and runs (only that version returns gates and maxConcurrency),
-// and for writes whose strategy uses them (armfleet.UsesGates).
+// API versions: every operation on a kind of resource uses one version, its
+// kind's: armfleet.APIVersionGates (2026-06-01) for members (labels),
+// strategies and runs (gates, maxConcurrency), profiles (the
+// TargetKubernetesVersion channel, targetKubernetesVersion,
+// longTermSupport) and gates; armfleet.APIVersion (2025-03-01) for the fleet
+// itself. One version per kind keeps writes and reads on one shape: a write
+// at an older version would leave properties it does not know in place.
 //
 // Every failure is returned through HubError, so callers see the hub's
 // errors (hub.ErrNotFound, hub.ErrPreconditionFailed, *hub.ConflictError,
@@ -122,7 +125,9 @@ func (s *serverClock) Do(req *policy.Request) (*http.Response, error) {
 	if resp != nil {
 		if t, perr := http.ParseTime(resp.Header.Get("Date")); perr == nil {
 			s.mu.Lock()
-			s.t = t
+			if t.After(s.t) { // concurrent answers arrive out of order: the newest wins
+				s.t = t
+			}
 			s.mu.Unlock()
 		}
 	}

@@ -115,7 +115,7 @@ var shapeCases = []struct {
 	{
 		fixture: "FleetUpdateStrategies_CreateOrUpdate", want: "strartegy1",
 		// Written with 2025-03-01 (no gates), read back with 2026-06-01.
-		seq: []string{"PUT ~/updateStrategies/strartegy1@2025-03-01", "GET ~/updateStrategies/strartegy1@2026-06-01"},
+		seq: []string{"PUT ~/updateStrategies/strartegy1@2026-06-01"},
 		do: func(ctx context.Context, c *Client) (string, error) {
 			s, err := c.PutUpdateStrategy(ctx, "strartegy1", armfleet.UpdateStrategy{Properties: armfleet.UpdateStrategyProperties{Strategy: exampleStrategy}}, etag)
 			if err != nil {
@@ -146,7 +146,7 @@ var shapeCases = []struct {
 	}},
 	{
 		fixture: "UpdateRuns_CreateOrUpdate", want: "run1 NotStarted",
-		seq: []string{"PUT ~/updateRuns/run1@2025-03-01", "GET ~/updateRuns/run1@2026-06-01"},
+		seq: []string{"PUT ~/updateRuns/run1@2026-06-01"},
 		do: func(ctx context.Context, c *Client) (string, error) {
 			return runState(c.PutUpdateRun(ctx, "run1", exampleRun, hub.Precondition{IfNoneMatch: true}))
 		},
@@ -156,21 +156,21 @@ var shapeCases = []struct {
 	}},
 	{
 		fixture: "UpdateRuns_Start", want: "run1 Running",
-		seq: []string{"POST ~/updateRuns/run1/start@2025-03-01", "GET ~/updateRuns/run1@2026-06-01"},
+		seq: []string{"POST ~/updateRuns/run1/start@2026-06-01"},
 		do: func(ctx context.Context, c *Client) (string, error) {
 			return runState(c.StartUpdateRun(ctx, "run1", etag))
 		},
 	},
 	{
 		fixture: "UpdateRuns_Stop", want: "run1 Stopping",
-		seq: []string{"POST ~/updateRuns/run1/stop@2025-03-01", "GET ~/updateRuns/run1@2026-06-01"},
+		seq: []string{"POST ~/updateRuns/run1/stop@2026-06-01"},
 		do: func(ctx context.Context, c *Client) (string, error) {
 			return runState(c.StopUpdateRun(ctx, "run1", hub.Precondition{}))
 		},
 	},
 	{
 		fixture: "UpdateRuns_Skip", want: "run1 Running",
-		seq: []string{"POST ~/updateRuns/run1/skip@2025-03-01", "GET ~/updateRuns/run1@2026-06-01"},
+		seq: []string{"POST ~/updateRuns/run1/skip@2026-06-01"},
 		do: func(ctx context.Context, c *Client) (string, error) {
 			return runState(c.SkipUpdateRun(ctx, "run1", exampleSkip, etag))
 		},
@@ -188,7 +188,7 @@ var shapeCases = []struct {
 	{
 		fixture: "AutoUpgradeProfiles_CreateOrUpdate", want: "autoupgradeprofile1 Stable",
 		// Same version for write and read: the PUT's own result is final.
-		seq: []string{"PUT ~/autoUpgradeProfiles/autoupgradeprofile1@2025-03-01"},
+		seq: []string{"PUT ~/autoUpgradeProfiles/autoupgradeprofile1@2026-06-01"},
 		do: func(ctx context.Context, c *Client) (string, error) {
 			body := armfleet.AutoUpgradeProfile{Properties: armfleet.AutoUpgradeProfileProperties{Channel: "Stable"}}
 			p, err := c.PutAutoUpgradeProfile(ctx, "autoupgradeprofile1", body, hub.Precondition{IfNoneMatch: true})
@@ -323,11 +323,10 @@ func TestPutPollsAzureAsyncOperationThenGetsResource(t *testing.T) {
 		t.Errorf("result %q", got)
 	}
 	want := []string{
-		"PUT ~/updateRuns/run1@2025-03-01",
-		"GET /operations/put1@2025-03-01",
-		"GET /operations/put1@2025-03-01",
-		"GET ~/updateRuns/run1@2025-03-01", // azcore: final state of a PUT is a GET of its URL
-		"GET ~/updateRuns/run1@2026-06-01", // read back with the version that shows gates
+		"PUT ~/updateRuns/run1@2026-06-01",
+		"GET /operations/put1@2025-03-01",  // the fake mints its status URL with this version
+		"GET /operations/put1@2025-03-01",  // the fake mints its status URL with this version
+		"GET ~/updateRuns/run1@2026-06-01", // azcore: final state of a PUT is a GET of its URL
 	}
 	if seq := f.shortSequence(); !slices.Equal(seq, want) {
 		t.Errorf("exchange\n%s\nwant\n%s", strings.Join(seq, "\n"), strings.Join(want, "\n"))
@@ -383,11 +382,10 @@ func TestActionPollsAsyncOperationThenGetsLocation(t *testing.T) {
 		t.Errorf("result %q", got)
 	}
 	want := []string{
-		"POST ~/updateRuns/run1/start@2025-03-01",
+		"POST ~/updateRuns/run1/start@2026-06-01",
 		"GET /operations/start1",
 		"GET /operations/start1",
 		"GET /operationResults/start1",
-		"GET ~/updateRuns/run1@2026-06-01",
 	}
 	if seq := f.shortSequence(); !slices.Equal(seq, want) {
 		t.Errorf("exchange\n%s\nwant\n%s", strings.Join(seq, "\n"), strings.Join(want, "\n"))
@@ -411,7 +409,7 @@ func TestActionPollsLocation(t *testing.T) {
 	if got != "run1 Stopping" {
 		t.Errorf("result %q", got)
 	}
-	want := []string{"POST ~/updateRuns/run1/stop@2025-03-01", "GET /operationResults/stop1", "GET /operationResults/stop1", "GET ~/updateRuns/run1@2026-06-01"}
+	want := []string{"POST ~/updateRuns/run1/stop@2026-06-01", "GET /operationResults/stop1", "GET /operationResults/stop1"}
 	if seq := f.shortSequence(); !slices.Equal(seq, want) {
 		t.Errorf("exchange %q, want %q", seq, want)
 	}
@@ -430,7 +428,7 @@ func TestDeletePolls(t *testing.T) {
 		if err := f.client(t, fx.fleet(t)).DeleteUpdateRun(t.Context(), "run1", etag); err != nil {
 			t.Fatal(err)
 		}
-		want := []string{"DELETE ~/updateRuns/run1@2025-03-01", "GET /operations/del1", "GET /operations/del1"}
+		want := []string{"DELETE ~/updateRuns/run1@2026-06-01", "GET /operations/del1", "GET /operations/del1"}
 		if seq := f.shortSequence(); !slices.Equal(seq, want) {
 			t.Errorf("exchange %q, want %q", seq, want)
 		}
@@ -445,7 +443,7 @@ func TestDeletePolls(t *testing.T) {
 		if err := f.client(t, fx.fleet(t)).DeleteAutoUpgradeProfile(t.Context(), "autoupgradeprofile1", etag); err != nil {
 			t.Fatal(err)
 		}
-		want := []string{"DELETE ~/autoUpgradeProfiles/autoupgradeprofile1@2025-03-01", "GET /operationResults/del2", "GET /operationResults/del2"}
+		want := []string{"DELETE ~/autoUpgradeProfiles/autoupgradeprofile1@2026-06-01", "GET /operationResults/del2", "GET /operationResults/del2"}
 		if seq := f.shortSequence(); !slices.Equal(seq, want) {
 			t.Errorf("exchange %q, want %q", seq, want)
 		}
@@ -481,9 +479,22 @@ func TestGenerateUpdateRunReadsIDFromLastStatus(t *testing.T) {
 	if got != runID.ID {
 		t.Errorf("run id %q, want %q", got, runID.ID)
 	}
-	want := []string{"POST ~/autoUpgradeProfiles/aup1/generateUpdateRun@2025-03-01", "GET /operations/gen1", "GET /operations/gen1"}
+	want := []string{"POST ~/autoUpgradeProfiles/aup1/generateUpdateRun@2026-06-01", "GET /operations/gen1", "GET /operations/gen1"}
 	if seq := f.shortSequence(); !slices.Equal(seq, want) {
 		t.Errorf("exchange %q, want %q", seq, want)
+	}
+
+	// With a Location (the documented 202 has both headers), the result is
+	// read there, not from the status document, whose "id" by ARM
+	// convention names the operation.
+	f = newFake(t)
+	f.on(http.MethodPost, fx.Path, reply{status: http.StatusAccepted, header: map[string]string{
+		"Azure-AsyncOperation": "{base}/operations/gen2", "Location": "{base}/operationResults/gen2", "Retry-After-Ms": "1"}})
+	f.on(http.MethodGet, "/operations/gen2",
+		reply{status: http.StatusOK, body: map[string]any{"id": "{base}/operations/gen2", "name": "gen2", "status": armfleet.OperationSucceeded}})
+	f.on(http.MethodGet, "/operationResults/gen2", reply{status: http.StatusOK, body: map[string]any{"id": runID.ID}})
+	if got, err := f.client(t, fx.fleet(t)).GenerateUpdateRun(t.Context(), "aup1"); err != nil || got != runID.ID {
+		t.Errorf("with a Location: run id %q, %v; want %q", got, err, runID.ID)
 	}
 
 	// A result whose id is not a run of this fleet (the generated example's

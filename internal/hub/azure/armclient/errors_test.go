@@ -61,7 +61,7 @@ func TestRetries500WhilePolling(t *testing.T) {
 	if _, err := f.client(t, testFleet).StartUpdateRun(t.Context(), "run1", hub.Precondition{}); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"POST ~/updateRuns/run1/start@2025-03-01", "GET /operations/s1", "GET /operations/s1", "GET /operationResults/s1", "GET ~/updateRuns/run1@2026-06-01"}
+	want := []string{"POST ~/updateRuns/run1/start@2026-06-01", "GET /operations/s1", "GET /operations/s1", "GET /operationResults/s1"}
 	if seq := f.shortSequence(); strings.Join(seq, "|") != strings.Join(want, "|") {
 		t.Errorf("exchange %q, want %q", seq, want)
 	}

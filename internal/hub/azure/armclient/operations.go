@@ -12,15 +12,6 @@ import (
 	"github.com/fleetform/terraform-provider-aks/internal/hub/azure/armfleet"
 )
 
-// writeVersion is the API version of a write carrying strategy s: 2026-06-01
-// when it uses gates or maxConcurrency, which 2025-03-01 does not know.
-func writeVersion(s *armfleet.RunStrategy) string {
-	if armfleet.UsesGates(s) {
-		return armfleet.APIVersionGates
-	}
-	return armfleet.APIVersion
-}
-
 // Fleet and members.
 
 // GetFleet reads the fleet.
@@ -62,7 +53,7 @@ func (c *Client) ListUpdateStrategies(ctx context.Context) ([]armfleet.UpdateStr
 // PutUpdateStrategy creates or replaces a strategy and returns it as read
 // back once the operation completed.
 func (c *Client) PutUpdateStrategy(ctx context.Context, name string, body armfleet.UpdateStrategy, pre hub.Precondition) (*armfleet.UpdateStrategy, error) {
-	return put(ctx, c, strategies, name, writeVersion(&body.Properties.Strategy), body, pre)
+	return put(ctx, c, strategies, name, strategies.read, body, pre)
 }
 
 // DeleteUpdateStrategy deletes a strategy.
@@ -85,7 +76,7 @@ func (c *Client) ListUpdateRuns(ctx context.Context) ([]armfleet.UpdateRun, erro
 // PutUpdateRun creates a run (not started) or changes one that is still
 // NotStarted, and returns it as read back once the operation completed.
 func (c *Client) PutUpdateRun(ctx context.Context, name string, body armfleet.UpdateRun, pre hub.Precondition) (*armfleet.UpdateRun, error) {
-	return put(ctx, c, runs, name, writeVersion(body.Properties.Strategy), body, pre)
+	return put(ctx, c, runs, name, runs.read, body, pre)
 }
 
 // DeleteUpdateRun deletes a run.
@@ -123,7 +114,7 @@ func (c *Client) ListAutoUpgradeProfiles(ctx context.Context) ([]armfleet.AutoUp
 // PutAutoUpgradeProfile creates or replaces a profile and returns it as read
 // back once the operation completed.
 func (c *Client) PutAutoUpgradeProfile(ctx context.Context, name string, body armfleet.AutoUpgradeProfile, pre hub.Precondition) (*armfleet.AutoUpgradeProfile, error) {
-	return put(ctx, c, profiles, name, armfleet.APIVersion, body, pre)
+	return put(ctx, c, profiles, name, profiles.read, body, pre)
 }
 
 // DeleteAutoUpgradeProfile deletes a profile.
@@ -133,15 +124,16 @@ func (c *Client) DeleteAutoUpgradeProfile(ctx context.Context, name string, pre 
 
 // GenerateUpdateRun creates, without starting it, the run profile would
 // trigger now, and returns the run's ARM id. POST …/generateUpdateRun
-// answers 200 with a GenerateResponse or 202; final-state-via
-// azure-async-operation makes the result the body of the last status poll,
-// whose top-level "id" is the run's id (research §3.1, row
-// AutoUpgradeProfileOperations_GenerateUpdateRun; §8 notes the real
-// service's status body is unverified, hence the check of the id).
+// answers 200 with a GenerateResponse or 202 with Azure-AsyncOperation and
+// Location (research §3.1, row AutoUpgradeProfileOperations_GenerateUpdateRun).
+// The result is read from Location when the service gives one (no
+// final-state-via: azcore GETs it): by ARM convention the status document's
+// own "id" names the operation, not the run (research §8 leaves it
+// unverified), so it is used only without a Location; the id is checked.
 func (c *Client) GenerateUpdateRun(ctx context.Context, profile string) (string, error) {
 	object := profiles.object(profile)
-	r := request{method: http.MethodPost, path: c.path(profiles.collection, profile, "generateUpdateRun"), version: armfleet.APIVersion}
-	res, err := lro[armfleet.GenerateResponse](ctx, c, r, []int{http.StatusOK, http.StatusAccepted}, runtime.FinalStateViaAzureAsyncOp)
+	r := request{method: http.MethodPost, path: c.path(profiles.collection, profile, "generateUpdateRun"), version: profiles.read}
+	res, err := lro[armfleet.GenerateResponse](ctx, c, r, []int{http.StatusOK, http.StatusAccepted}, "")
 	if err != nil {
 		return "", HubError(err, object)
 	}

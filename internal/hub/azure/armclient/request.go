@@ -20,10 +20,9 @@ type kind[T resource] struct {
 	collection string // path segment, e.g. armfleet.UpdateRuns
 	noun       string // "update run", for error messages
 	plural     string // "update runs"
-	// read is the API version of GET and LIST. Results of writes made with
-	// another version are read again with this one, so that every object
-	// the client returns has the same shape (research §1.2: only 2026-06-01
-	// returns gates and maxConcurrency).
+	// read is the API version of every operation on the kind (research
+	// §1.2: only 2026-06-01 has gates, maxConcurrency, member labels and
+	// the TargetKubernetesVersion channel GA).
 	read string
 	// deleted are the success codes of DELETE (research §3.1).
 	deleted []int
@@ -49,7 +48,7 @@ var (
 	// 204, never 200 (research §3.1).
 	profiles = kind[armfleet.AutoUpgradeProfile]{
 		collection: armfleet.AutoUpgradeProfiles, noun: "auto-upgrade profile", plural: "auto-upgrade profiles",
-		read: armfleet.APIVersion, deleted: []int{http.StatusAccepted, http.StatusNoContent},
+		read: armfleet.APIVersionGates, deleted: []int{http.StatusAccepted, http.StatusNoContent},
 	}
 	gates = kind[armfleet.Gate]{
 		collection: armfleet.Gates, noun: "gate", plural: "gates", read: armfleet.APIVersionGates,
@@ -268,7 +267,7 @@ func put[T resource](ctx context.Context, c *Client, k kind[T], name, version st
 // comes from pre; a missing resource is hub.ErrNotFound, for the caller to
 // judge.
 func del[T resource](ctx context.Context, c *Client, k kind[T], name string, pre hub.Precondition) error {
-	r := request{method: http.MethodDelete, path: c.path(k.collection, name), version: armfleet.APIVersion, pre: pre}
+	r := request{method: http.MethodDelete, path: c.path(k.collection, name), version: k.read, pre: pre}
 	_, err := lro[ignored](ctx, c, r, k.deleted, "")
 	return HubError(err, k.object(name))
 }
@@ -278,7 +277,7 @@ func del[T resource](ctx context.Context, c *Client, k kind[T], name string, pre
 // final-state-via location, no FinalStateVia in the SDK), so azcore polls
 // Azure-AsyncOperation and then GETs the Location URL for the result.
 func action[T resource](ctx context.Context, c *Client, k kind[T], name, verb string, body any, pre hub.Precondition) (*T, error) {
-	r := request{method: http.MethodPost, path: c.path(k.collection, name, verb), version: armfleet.APIVersion, body: body, pre: pre}
+	r := request{method: http.MethodPost, path: c.path(k.collection, name, verb), version: k.read, body: body, pre: pre}
 	res, err := lro[T](ctx, c, r, []int{http.StatusOK, http.StatusAccepted}, "")
 	if err != nil {
 		return nil, HubError(err, k.object(name))
