@@ -6,9 +6,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/fleetform/terraform-provider-aks/internal/hub/armemu"
 )
+
+// jwt matches a JSON web token: base64url JSON header and payload, dot-separated.
+var jwt = regexp.MustCompile(`eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.`)
 
 // testOIDCToken is the federated token the OIDC half of the secrets test signs in with.
 const testOIDCToken = "eyJhbGciOiJub25lIn0.eyJzdWIiOiJyZXBvOmZsZWV0Zm9ybSJ9.oidc-token-that-must-never-leak"
@@ -130,7 +136,11 @@ output "members" { value = length(data.aks_fleet_member_clusters.all.names) }
 				places["saved plan "+f.Name] = string(b)
 			}
 			for where, text := range places {
-				for what, secret := range map[string]string{"client secret": testClientSecret, "OIDC token": testOIDCToken} {
+				if jwt.MatchString(text) { // an access token the provider was issued (a JWT: header.payload.)
+					t.Errorf("a JSON web token appears in the %s", where)
+				}
+				for what, secret := range map[string]string{"client secret": testClientSecret, "OIDC token": testOIDCToken,
+					"hub cluster token": armemu.HubClusterToken, "a bearer token": "Bearer "} {
 					if strings.Contains(text, secret) {
 						t.Errorf("the %s appears in the %s", what, where)
 					}
