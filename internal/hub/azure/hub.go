@@ -18,6 +18,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -415,8 +416,8 @@ func (h *Hub) GenerateUpdateRun(ctx context.Context, profile string) (string, er
 
 // profile converts a wire profile and finds the runs it generated among the
 // fleet's runs (their autoUpgradeProfileId), which the profile does not
-// list: oldest first; the last trigger's run is the newest one the service
-// started at or after the trigger (a run generated on demand is not started).
+// list: oldest first; the last trigger's run is the started run closest to
+// the trigger (a run generated on demand is not started).
 func (h *Hub) profile(ctx context.Context) func(*armfleet.AutoUpgradeProfile, error) (*hub.AutoUpgradeProfile, error) {
 	return func(w *armfleet.AutoUpgradeProfile, err error) (*hub.AutoUpgradeProfile, error) {
 		if err != nil {
@@ -436,11 +437,25 @@ func (h *Hub) profile(ctx context.Context) func(*armfleet.AutoUpgradeProfile, er
 			}
 		}
 		sortByCreation(mine)
+		closest := time.Duration(math.MaxInt64)
 		for _, r := range mine {
 			p.Status.Runs = append(p.Status.Runs, r.Name)
-			if p.Status.LastTriggerStatus == update.TriggerSucceeded && !r.CreatedAt.Before(p.Status.LastTriggeredAt) &&
-				r.Status.State != update.StateNotStarted && r.Status.State != "" {
-				p.Status.LastRun = r.Name
+			start := r.Status.StartTime
+			if p.Status.LastTriggerStatus != update.TriggerSucceeded || start.IsZero() {
+				continue
+			}
+			// The trigger's run is the one the service started when it
+			// fired: the started run closest to the trigger, not before it
+			// (by more than the two timestamps may differ).
+			d := start.Sub(p.Status.LastTriggeredAt)
+			if d < -triggerSkew {
+				continue
+			}
+			if d < 0 {
+				d = -d
+			}
+			if d < closest {
+				closest, p.Status.LastRun = d, r.Name
 			}
 		}
 		return &p, nil
@@ -466,6 +481,10 @@ func convert[W, H any](w *W, err error, f func(W) H) (*H, error) {
 	h := f(*w)
 	return &h, nil
 }
+
+// triggerSkew is how far a triggered run's start may precede the trigger's
+// recorded time (the service stamps them separately).
+const triggerSkew = time.Minute
 
 // sortByCreation orders runs oldest first, by name among equals.
 func sortByCreation(runs []hub.UpdateRun) {
