@@ -29,6 +29,11 @@ import (
 // clouds and the wire emulator (azure.ca_certificate_path).
 const EnvCACertificatePath = "AKS_ARM_CA_CERTIFICATE_PATH"
 
+// MaxRetries is how often a Resource Manager request is retried after 408,
+// 429 or 5xx (honouring Retry-After), more than azcore's default 3: a
+// throttled subscription answers 429 to bursts of requests for a while.
+const MaxRetries = 8
+
 // EnvAzureUpgradeDuration sets azure.upgrade_duration.
 const EnvAzureUpgradeDuration = "AKS_AZURE_UPGRADE_DURATION"
 
@@ -191,7 +196,8 @@ func azureConfig(m azureModel, diags *diag.Diagnostics) (azure.Config, bool) {
 		azureError(diags, cfg.Fleet, err)
 		return cfg, false
 	}
-	cfg.Client = armclient.Options{Credential: cred, Cloud: cloudCfg, Transport: transport}
+	cfg.Client = armclient.Options{Credential: cred, Cloud: cloudCfg, Transport: transport,
+		Retry: &policy.RetryOptions{MaxRetries: MaxRetries}}
 	cfg.CredentialDescription = desc
 	return cfg, true
 }

@@ -1,10 +1,16 @@
 package provider
 
 import (
+	"context"
+	"fmt"
 	"path/filepath"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/fleetform/terraform-provider-aks/internal/hub/armemu"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/mock"
 )
 
 // Every misconfiguration of the azure block fails at plan with one
@@ -70,4 +76,65 @@ resource "aks_nap_nodepool" "np" {
 				ExpectError: expectError(`are not yet available with the azure hub`)}},
 		})
 	}
+}
+
+// Throttling and server errors in the middle of an apply — a 429 storm
+// longer than azcore's default three retries, operation-status polls
+// failing, 500s on a write — are retried: each apply succeeds, the plan
+// after it is empty, and the fleet holds one strategy and one run (no
+// duplicate from a retried write).
+func TestAccAzureApplyThroughFaults(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "state.db")
+	e, err := emulatorFor(state, "", testClock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := func(wait int) string {
+		return e.config(nil) + fmt.Sprintf(`
+resource "aks_fleet_update_strategy" "s" {
+  name   = "faulty"
+  stages = [{ name = "canary", groups = [{ name = "canary" }], after_stage_wait_in_seconds = %d }]
+}
+resource "aks_fleet_update_run" "r" {
+  name               = "faulty"
+  update_strategy_id = aks_fleet_update_strategy.s.id
+  upgrade            = { type = "Full", kubernetes_version = "1.33.2" }
+}
+`, wait)
+	}
+	holds := func(wait int) func(*terraform.State) error {
+		return func(*terraform.State) error {
+			e.server.SetFaults(armemu.Faults{})
+			var err error
+			storedIn(t, state)(func(h *mock.Hub) error {
+				s, gerr := h.GetUpdateStrategy(context.Background(), "faulty")
+				switch {
+				case gerr != nil:
+					err = gerr
+				case s.Spec.Stages[0].AfterStageWait() != wait:
+					err = fmt.Errorf("the strategy waits %d s, want %d", s.Spec.Stages[0].AfterStageWait(), wait)
+				}
+				if _, gerr := h.GetUpdateRun(context.Background(), "faulty"); gerr != nil {
+					err = gerr
+				}
+				return nil
+			})()
+			return err
+		}
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviders,
+		Steps: []resource.TestStep{
+			{
+				PreConfig: func() { e.server.SetFaults(armemu.Faults{Throttle: 6, OperationErrors: 1, Match: "/update"}) },
+				Config:    cfg(0),
+				Check:     holds(0),
+			},
+			{
+				PreConfig: func() { e.server.SetFaults(armemu.Faults{ServerErrors: 2, Match: "PUT "}) },
+				Config:    cfg(60),
+				Check:     holds(60),
+			},
+		},
+	})
 }
