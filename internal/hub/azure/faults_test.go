@@ -875,3 +875,31 @@ func TestLostAnswerToDelete(t *testing.T) {
 		})
 	}
 }
+
+// generateUpdateRun creates a run each time it is called: a 5xx (which may
+// follow the work) is not retried, so no second run appears; a 429 (refused,
+// nothing done) is.
+func TestGenerateIsNotRepeated(t *testing.T) {
+	r := newRig(t, rigOptions{})
+	h := r.mustConnect(t, nil)
+	ctx := context.Background()
+	if _, err := h.PutAutoUpgradeProfile(ctx, hub.AutoUpgradeProfile{Meta: hub.Meta{Name: "gen"},
+		Spec: update.ProfileSpec{Channel: update.ChannelStable}}, hub.Precondition{IfNoneMatch: true}); err != nil {
+		t.Fatal(err)
+	}
+	r.srv.SetFaults(armemu.Faults{ServerErrors: 1, Match: "generateUpdateRun"})
+	if _, err := h.GenerateUpdateRun(ctx, "gen"); err == nil {
+		t.Error("a 500 on generateUpdateRun was retried into success")
+	}
+	if got := r.served("POST "); len(got) != 1 {
+		t.Errorf("served %v, want one POST (no retry)", got)
+	}
+	r.srv.SetFaults(armemu.Faults{Throttle: 2, Match: "generateUpdateRun"})
+	run, err := h.GenerateUpdateRun(ctx, "gen")
+	if err != nil {
+		t.Fatalf("generate through 429s: %v", err)
+	}
+	if runs := r.keys(t, armfleet.UpdateRuns); len(runs) != 1 || runs[0] != run {
+		t.Errorf("runs %v, want only %q", runs, run)
+	}
+}

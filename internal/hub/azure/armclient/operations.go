@@ -132,7 +132,7 @@ func (c *Client) DeleteAutoUpgradeProfile(ctx context.Context, name string, pre 
 // unverified), so it is used only without a Location; the id is checked.
 func (c *Client) GenerateUpdateRun(ctx context.Context, profile string) (string, error) {
 	object := profiles.object(profile)
-	r := request{method: http.MethodPost, path: c.path(profiles.collection, profile, "generateUpdateRun"), version: profiles.read}
+	r := request{method: http.MethodPost, path: c.path(profiles.collection, profile, "generateUpdateRun"), version: profiles.read, notIdempotent: true}
 	res, err := lro[armfleet.GenerateResponse](ctx, c, r, []int{http.StatusOK, http.StatusAccepted}, "")
 	if err != nil {
 		return "", HubError(err, object)

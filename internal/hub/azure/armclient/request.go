@@ -66,6 +66,10 @@ type request struct {
 	query   url.Values
 	body    any // JSON; nil sends no body
 	pre     hub.Precondition
+	// notIdempotent: a repeat would do the work again (generateUpdateRun
+	// creates a run each time), so only a 429 — refused, not done — is
+	// retried, never a lost answer or a 5xx that may follow the work.
+	notIdempotent bool
 }
 
 // path is the escaped ARM path of the fleet or of something below it.
@@ -213,7 +217,15 @@ func nextRequest(ctx context.Context, link, version string) (*policy.Request, er
 func lro[T any](ctx context.Context, c *Client, r request, ok []int, final runtime.FinalStateVia) (T, error) {
 	var zero T
 	tries := new(atomic.Int32)
-	resp, err := c.send(context.WithValue(ctx, triesKey{}, tries), r)
+	sendCtx := context.WithValue(ctx, triesKey{}, tries)
+	if r.notIdempotent {
+		retry := c.opts.Retry
+		retry.ShouldRetry = func(resp *http.Response, _ error) bool {
+			return resp != nil && resp.StatusCode == http.StatusTooManyRequests
+		}
+		sendCtx = policy.WithRetryOptions(sendCtx, retry)
+	}
+	resp, err := c.send(sendCtx, r)
 	if err != nil {
 		return zero, err
 	}
