@@ -53,7 +53,7 @@ func (c *Client) ListUpdateStrategies(ctx context.Context) ([]armfleet.UpdateStr
 // PutUpdateStrategy creates or replaces a strategy and returns it as read
 // back once the operation completed.
 func (c *Client) PutUpdateStrategy(ctx context.Context, name string, body armfleet.UpdateStrategy, pre hub.Precondition) (*armfleet.UpdateStrategy, error) {
-	return put(ctx, c, strategies, name, strategies.read, body, pre)
+	return put(ctx, c, strategies, name, body, pre)
 }
 
 // DeleteUpdateStrategy deletes a strategy.
@@ -76,7 +76,7 @@ func (c *Client) ListUpdateRuns(ctx context.Context) ([]armfleet.UpdateRun, erro
 // PutUpdateRun creates a run (not started) or changes one that is still
 // NotStarted, and returns it as read back once the operation completed.
 func (c *Client) PutUpdateRun(ctx context.Context, name string, body armfleet.UpdateRun, pre hub.Precondition) (*armfleet.UpdateRun, error) {
-	return put(ctx, c, runs, name, runs.read, body, pre)
+	return put(ctx, c, runs, name, body, pre)
 }
 
 // DeleteUpdateRun deletes a run.
@@ -114,7 +114,7 @@ func (c *Client) ListAutoUpgradeProfiles(ctx context.Context) ([]armfleet.AutoUp
 // PutAutoUpgradeProfile creates or replaces a profile and returns it as read
 // back once the operation completed.
 func (c *Client) PutAutoUpgradeProfile(ctx context.Context, name string, body armfleet.AutoUpgradeProfile, pre hub.Precondition) (*armfleet.AutoUpgradeProfile, error) {
-	return put(ctx, c, profiles, name, profiles.read, body, pre)
+	return put(ctx, c, profiles, name, body, pre)
 }
 
 // DeleteAutoUpgradeProfile deletes a profile.
@@ -177,5 +177,5 @@ func (c *Client) ApproveGate(ctx context.Context, name string, pre hub.Precondit
 	if err != nil {
 		return nil, HubError(err, gates.object(name))
 	}
-	return settle(ctx, c, gates, name, r.version, res)
+	return settle(ctx, c, gates, name, res)
 }

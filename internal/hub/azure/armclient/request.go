@@ -249,11 +249,11 @@ func lro[T any](ctx context.Context, c *Client, r request, ok []int, final runti
 }
 
 // settle returns the result of a write of k's resource name: the LRO's
-// result when it is that resource read with k's read version, otherwise a
-// fresh GET (the write used another API version, or the operation's final
-// payload is not the resource, as with a gate PATCH polled via Location).
-func settle[T resource](ctx context.Context, c *Client, k kind[T], name, version string, res T) (*T, error) {
-	if version == k.read && strings.EqualFold(res.Meta().Name, name) {
+// result when it is that resource, otherwise a fresh GET (the operation's
+// final payload is not the resource, as with a gate PATCH polled via
+// Location).
+func settle[T resource](ctx context.Context, c *Client, k kind[T], name string, res T) (*T, error) {
+	if strings.EqualFold(res.Meta().Name, name) {
 		return &res, nil
 	}
 	return get(ctx, c, k, name)
@@ -263,13 +263,13 @@ func settle[T resource](ctx context.Context, c *Client, k kind[T], name, version
 // azure-async-operation, i.e. poll the Azure-AsyncOperation URL, then GET
 // the resource (research §3.1, rows *_CreateOrUpdate). If-Match and
 // If-None-Match come from pre.
-func put[T resource](ctx context.Context, c *Client, k kind[T], name, version string, body T, pre hub.Precondition) (*T, error) {
-	r := request{method: http.MethodPut, path: c.path(k.collection, name), version: version, body: body, pre: pre}
+func put[T resource](ctx context.Context, c *Client, k kind[T], name string, body T, pre hub.Precondition) (*T, error) {
+	r := request{method: http.MethodPut, path: c.path(k.collection, name), version: k.read, body: body, pre: pre}
 	res, err := lro[T](ctx, c, r, []int{http.StatusOK, http.StatusCreated}, runtime.FinalStateViaAzureAsyncOp)
 	if err != nil {
 		return nil, HubError(err, k.object(name))
 	}
-	return settle(ctx, c, k, name, version, res)
+	return settle(ctx, c, k, name, res)
 }
 
 // del deletes a resource: 200/204 are done, 202 is polled (research §3.1,
@@ -294,7 +294,7 @@ func action[T resource](ctx context.Context, c *Client, k kind[T], name, verb st
 	if err != nil {
 		return nil, HubError(err, k.object(name))
 	}
-	return settle(ctx, c, k, name, r.version, res)
+	return settle(ctx, c, k, name, res)
 }
 
 // ignored is the result of an operation whose payload does not matter (a
