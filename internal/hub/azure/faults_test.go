@@ -712,6 +712,37 @@ func TestLostAnswerToStop(t *testing.T) {
 	}
 }
 
+// And on a skip: the retry meets a group already skipped; the hub reads the
+// run and, every target skipped, the skip is done.
+func TestLostAnswerToSkip(t *testing.T) {
+	const name = "lost-skip"
+	r := newRig(t, rigOptions{})
+	var armed atomic.Bool
+	h := r.mustConnect(t, loseAnswer("/updateRuns/"+name+"/skip", &armed))
+	ctx := context.Background()
+	run, err := h.PutUpdateRun(ctx, hub.UpdateRun{Meta: hub.Meta{Name: name}, Spec: inlineRun(update.NodeImageLatest)}, hub.Precondition{IfNoneMatch: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.StartUpdateRun(ctx, name, hub.Precondition{}); err != nil {
+		t.Fatal(err)
+	}
+	group := run.ResolvedStrategy.Stages[len(run.ResolvedStrategy.Stages)-1].Groups[0].Name
+	armed.Store(true)
+	got, err := h.SkipUpdateRun(ctx, name, []update.SkipTarget{{Type: update.TargetGroup, Name: group}}, hub.Precondition{})
+	if err != nil {
+		t.Fatalf("skip: %v, want success: the lost first attempt skipped the group", err)
+	}
+	if !slices.ContainsFunc(got.Status.Stages, func(s update.StageStatus) bool {
+		return slices.ContainsFunc(s.Groups, func(g update.GroupStatus) bool { return g.Name == group && g.State == update.StateSkipped })
+	}) {
+		t.Errorf("group %s is not skipped: %+v", group, got.Status)
+	}
+	if served := r.served("POST "); len(served) != 3 || served[1] != "POST 202" || served[2] == "POST 202" {
+		t.Errorf("the emulator served %v, want start, skip, and the skip's refused retry", served)
+	}
+}
+
 // d. A provider process killed in the middle of starting a run (Terraform
 // interrupted twice, the CI runner's job cancelled, an OOM kill), simulated
 // by ending the call's context: right after the service accepted the start

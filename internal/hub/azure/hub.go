@@ -242,43 +242,64 @@ func (h *Hub) StartUpdateRun(ctx context.Context, name string, pre hub.Precondit
 	defer h.invalidate()
 	asked := h.Now().Truncate(time.Second)
 	w, err := h.c.StartUpdateRun(ctx, name, pre)
-	var conflict *hub.ConflictError
-	if errors.Is(err, armclient.ErrRetried) && (errors.Is(err, hub.ErrPreconditionFailed) || errors.As(err, &conflict)) {
-		// The first start may have been applied: a run started since we
-		// asked is our start, not someone else's.
-		if cur, gerr := h.c.GetUpdateRun(ctx, name); gerr == nil && startedSince(cur, asked) {
-			w, err = cur, nil
-		}
-	}
+	// A run started since we asked is our start, not someone else's.
+	w, err = h.settleAction(ctx, name, w, err, func(st update.RunStatus) bool {
+		return (st.State == update.StateRunning || st.State == update.StatePending) && !st.StartTime.Before(asked)
+	})
 	return h.run(ctx)(w, err)
-}
-
-// startedSince tells whether a run is running from a start at or after t.
-func startedSince(w *armfleet.UpdateRun, t time.Time) bool {
-	st := w.Properties.Status
-	if st == nil || st.Status.StartTime == nil {
-		return false
-	}
-	s := st.Status.State
-	return (s == update.StateRunning || s == update.StatePending) && !st.Status.StartTime.Before(t)
 }
 
 func (h *Hub) StopUpdateRun(ctx context.Context, name string, pre hub.Precondition) (*hub.UpdateRun, error) {
 	w, err := h.c.StopUpdateRun(ctx, name, pre)
-	var conflict *hub.ConflictError
-	if errors.Is(err, armclient.ErrRetried) && (errors.Is(err, hub.ErrPreconditionFailed) || errors.As(err, &conflict)) {
-		// The first stop, whose answer was lost, may have been applied.
-		if cur, gerr := h.c.GetUpdateRun(ctx, name); gerr == nil && cur.Properties.Status != nil {
-			if st := cur.Properties.Status.Status.State; st == update.StateStopping || st == update.StateStopped {
-				w, err = cur, nil
-			}
-		}
-	}
+	w, err = h.settleAction(ctx, name, w, err, func(st update.RunStatus) bool {
+		return st.State == update.StateStopping || st.State == update.StateStopped
+	})
 	return h.run(ctx)(w, err)
 }
 
 func (h *Hub) SkipUpdateRun(ctx context.Context, name string, targets []update.SkipTarget, pre hub.Precondition) (*hub.UpdateRun, error) {
-	return h.run(ctx)(h.c.SkipUpdateRun(ctx, name, armfleet.SkipToWire(targets), pre))
+	w, err := h.c.SkipUpdateRun(ctx, name, armfleet.SkipToWire(targets), pre)
+	w, err = h.settleAction(ctx, name, w, err, func(st update.RunStatus) bool { return skipped(st, targets) })
+	return h.run(ctx)(w, err)
+}
+
+// settleAction settles an action on a run whose first attempt's answer was
+// lost and whose retry was refused (412, 409 or 400: the first attempt
+// changed the run): when the run now shows the action's effect (done), the
+// action succeeded.
+func (h *Hub) settleAction(ctx context.Context, name string, w *armfleet.UpdateRun, err error, done func(update.RunStatus) bool) (*armfleet.UpdateRun, error) {
+	var conflict *hub.ConflictError
+	var invalid *hub.InvalidError
+	if !errors.Is(err, armclient.ErrRetried) ||
+		!(errors.Is(err, hub.ErrPreconditionFailed) || errors.As(err, &conflict) || errors.As(err, &invalid)) {
+		return w, err
+	}
+	if cur, gerr := h.c.GetUpdateRun(ctx, name); gerr == nil && cur.Properties.Status != nil &&
+		done(armfleet.RunStatusFromWire(*cur.Properties.Status)) {
+		return cur, nil
+	}
+	return w, err
+}
+
+// skipped tells whether every target is skipped in a run's status.
+func skipped(st update.RunStatus, targets []update.SkipTarget) bool {
+	state := map[update.SkipTarget]string{}
+	for _, s := range st.Stages {
+		state[update.SkipTarget{Type: update.TargetStage, Name: s.Name}] = s.State
+		state[update.SkipTarget{Type: update.TargetAfterStageWait, Name: s.Name}] = s.AfterStageWait
+		for _, g := range s.Groups {
+			state[update.SkipTarget{Type: update.TargetGroup, Name: g.Name}] = g.State
+			for _, m := range g.Members {
+				state[update.SkipTarget{Type: update.TargetMember, Name: m.Name}] = m.State
+			}
+		}
+	}
+	for _, t := range targets {
+		if state[t] != update.StateSkipped {
+			return false
+		}
+	}
+	return true
 }
 
 // ApproveUpdateRunGate approves the gates at one position of a run. ARM
