@@ -169,7 +169,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	c := &call{s: s, w: rec, r: r, ctx: r.Context()}
 	h, err := s.opts.Hub(c.ctx)
 	if err != nil {
-		c.fail(http.StatusInternalServerError, codeInternal, "the emulator's backend is unavailable: "+err.Error(), "")
+		// The emulated fleet cannot be opened (an invalid inventory, an
+		// unreadable state file): a fault of its configuration that no
+		// retry cures, so a 400 that clients do not retry, not a 5xx.
+		c.fail(http.StatusBadRequest, "InvalidEmulatedFleet", "the emulated fleet cannot be opened: "+err.Error(), "")
 		return
 	}
 	c.hub = h
