@@ -130,6 +130,3 @@ func (e *entraToken) RoundTrip(r *http.Request) (*http.Response, error) {
 	r.Header.Set("Authorization", "Bearer "+tok.Token)
 	return e.next.RoundTrip(r)
 }
-
-// restTransport is the HTTP transport of a client configuration (for tests).
-var restTransport = rest.TransportFor

@@ -9,6 +9,7 @@ import (
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 )
 
@@ -69,7 +70,7 @@ users:
 		t.Errorf("a token kubeconfig: %v, token %q", err, tc.BearerToken)
 	}
 	client := &http.Client{}
-	rt, err := restTransport(cfg)
+	rt, err := rest.TransportFor(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
