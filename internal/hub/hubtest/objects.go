@@ -52,10 +52,14 @@ func typed[O, S any](name string, specs [2]S, normalise func(S) S, view func(*O)
 func kinds(h hub.Hub, f *fleet.Fleet) []kind {
 	cluster, group := f.Clusters[0].Name, memberGroup(f)
 	return []kind{
-		typed("placement", placementVariants(f), placement.WithDefaults,
+		// A placement's spec names the placement, as the provider writes it
+		// (a ClusterResourcePlacement has only the object's name): the
+		// comparison leaves the name to the round trip's check.
+		typed("placement", placementVariants(f), func(s placement.Spec) placement.Spec { s = placement.WithDefaults(s); s.Name = ""; return s },
 			func(p *hub.Placement) (hub.Meta, placement.Spec) { return p.Meta, p.Spec },
 			h.GetPlacement,
 			func(ctx context.Context, name string, s placement.Spec, pre hub.Precondition) (*hub.Placement, error) {
+				s.Name = name
 				return h.ApplyPlacement(ctx, hub.Placement{Meta: hub.Meta{Name: name}, Spec: s}, pre)
 			},
 			h.DeletePlacement),

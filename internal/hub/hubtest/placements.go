@@ -21,6 +21,7 @@ func testPlacementRecordedScores(t *testing.T, h hub.Hub) {
 	f := fleetOf(t, h)
 	n := min(3, len(f.Clusters))
 	spec := placementCases(f)[1].spec
+	spec.Name = "hubtest-scale-in"
 	spec.Policy.NumberOfClusters = &n
 	p, err := h.ApplyPlacement(ctx, hub.Placement{Meta: hub.Meta{Name: "hubtest-scale-in"}, Spec: spec}, hub.Precondition{IfNoneMatch: true})
 	if err != nil {

@@ -77,6 +77,7 @@ func testPlacementRoundTrip(t *testing.T, h hub.Hub) {
 	for i, c := range placementCases(f) {
 		t.Run(c.name, func(t *testing.T) {
 			name := fmt.Sprintf("hubtest-placement-%d", i)
+			c.spec.Name = name // the spec names the placement, as the provider writes it
 			applied, err := h.ApplyPlacement(ctx, hub.Placement{Meta: hub.Meta{Name: name}, Spec: c.spec}, hub.Precondition{IfNoneMatch: true})
 			if err != nil {
 				t.Fatalf("apply: %v", err)

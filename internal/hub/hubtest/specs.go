@@ -48,10 +48,17 @@ func placementCases(f *fleet.Fleet) []placementCase {
 	}
 }
 
-// placementVariants are two different placements for the object contract.
+// placementVariants are two different placements for the object contract,
+// of one placement type: Fleet's CRD refuses to change a placement's type
+// (the provider replaces the placement instead).
 func placementVariants(f *fleet.Fleet) [2]placement.Spec {
 	c := placementCases(f)
-	return [2]placement.Spec{c[0].spec, c[1].spec}
+	other := c[1].spec
+	n := 1
+	other.Policy.NumberOfClusters = &n
+	limit := 3
+	other.RevisionHistoryLimit = &limit
+	return [2]placement.Spec{c[1].spec, other}
 }
 
 type nodePoolCase struct {

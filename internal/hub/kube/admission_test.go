@@ -1,14 +1,17 @@
 //go:build admission
 
-// The admission test sends every NodePool of the engine's validation corpus
-// (package nodepooltest) to a real Kubernetes API server serving the AKS
-// NodePool CRD (testdata/aks-karpenter.sh_nodepools.yaml, as AKS Node Auto
-// Provisioning installs it), and fails when the engine accepts a NodePool
-// the server rejects. It needs no network and no binaries: the server is an
-// embedded etcd plus the apiextensions API server (the CRD-serving half of
-// kube-apiserver, with the real OpenAPI, defaulting and CEL validation), run
-// in-process. It takes a few seconds, so it is behind the admission build
-// tag: `make test-admission`.
+// The admission tests send objects to a real Kubernetes API server serving
+// the CRDs of crdFiles, one server for the whole test binary. The NodePool
+// test sends every NodePool of the engine's validation corpus (package
+// nodepooltest) under the AKS NodePool CRD
+// (kubetest/crds/aks-karpenter.sh_nodepools.yaml, as AKS Node Auto Provisioning
+// installs it), and fails when the engine accepts a NodePool the server
+// rejects; admission_fleet_test.go and admission_nodes_test.go send what the
+// other converters write. They need no network and no binaries: the server
+// is an embedded etcd plus the apiextensions API server (the CRD-serving
+// half of kube-apiserver, with the real OpenAPI, defaulting and CEL
+// validation), run in-process. It takes a few seconds, so they are behind
+// the admission build tag: `make test-admission`.
 
 package kube
 
@@ -23,6 +26,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -53,9 +57,8 @@ func TestNodePoolAdmission(t *testing.T) {
 	if len(cases) == 0 {
 		t.Fatal("the corpus is empty")
 	}
+	nodePools := apiServer(t).Resource(NodePoolGVR)
 	start := time.Now()
-	nodePools := startAPIServer(t, "testdata/aks-karpenter.sh_nodepools.yaml").Resource(NodePoolGVR)
-	t.Logf("API server with the NodePool CRD established in %s", time.Since(start).Round(time.Millisecond))
 
 	ctx := context.Background()
 	var acceptedAdmitted, acceptedRejected, rejectedAdmitted, rejectedRejected int
@@ -120,13 +123,67 @@ func checkServerDefaults(t *testing.T, caseName string, sent nodepool.NodePool, 
 	}
 }
 
-// startAPIServer starts an embedded etcd and an apiextensions API server on
-// free local ports, installs the CRD in crdFile, waits until it is
-// Established and returns a dynamic client. Both servers stop in t.Cleanup.
-func startAPIServer(t *testing.T, crdFile string) *dynamic.DynamicClient {
+// crdFiles are the CRDs the admission tests' API server serves: the AKS
+// NodePool as Node Auto Provisioning installs it, Karpenter's NodeClaim
+// (sigs.k8s.io/karpenter v1.14.1 pkg/apis/crds), Fleet's placement and
+// binding (shared/crds), and our own policy snapshot CRD.
+var crdFiles = []string{
+	"kubetest/crds/aks-karpenter.sh_nodepools.yaml",
+	"testdata/karpenter.sh_nodeclaims.yaml",
+	"kubetest/crds/fleet-placement.kubernetes-fleet.io_clusterresourceplacements.yaml",
+	"kubetest/crds/fleet-placement.kubernetes-fleet.io_clusterresourcebindings.yaml",
+	"kubetest/crds/fleet-placement.kubernetes-fleet.io_clusterschedulingpolicysnapshots.yaml",
+}
+
+// server is the API server the admission tests share: started by the
+// first test that needs it, with every CRD of crdFiles, and stopped by
+// TestMain when all have run.
+var server struct {
+	once   sync.Once
+	client *dynamic.DynamicClient
+	err    error
+	stop   []func() // in the order to run
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for _, stop := range server.stop {
+		stop()
+	}
+	os.Exit(code)
+}
+
+// apiServer returns a client of the shared API server, starting it on the
+// first call (a few seconds).
+func apiServer(t *testing.T) *dynamic.DynamicClient {
 	t.Helper()
-	dir := t.TempDir()
-	etcdURL := startEtcd(t, filepath.Join(dir, "etcd"))
+	server.once.Do(func() {
+		start := time.Now()
+		server.client, server.err = startAPIServer(crdFiles...)
+		if server.err == nil {
+			t.Logf("API server with %d CRDs established in %s", len(crdFiles), time.Since(start).Round(time.Millisecond))
+		}
+	})
+	if server.err != nil {
+		t.Fatal(server.err)
+	}
+	return server.client
+}
+
+// startAPIServer starts an embedded etcd and an apiextensions API server on
+// free local ports, installs the CRDs in crdFiles, waits until they are
+// Established and returns a dynamic client. Both servers and their
+// directories go in server.stop.
+func startAPIServer(crdFiles ...string) (*dynamic.DynamicClient, error) {
+	dir, err := os.MkdirTemp("", "kube-admission-")
+	if err != nil {
+		return nil, err
+	}
+	server.stop = append(server.stop, func() { os.RemoveAll(dir) })
+	etcdURL, stopEtcd, err := startEtcd(filepath.Join(dir, "etcd"))
+	if err != nil {
+		return nil, err
+	}
 
 	// The delegated authentication and authorization kubeconfig is never
 	// called (--authentication-skip-lookup, loopback client), but must parse.
@@ -144,9 +201,10 @@ users:
 - name: unused
   user: {username: unused, password: unused}
 `), 0o600); err != nil {
-		t.Fatal(err)
+		stopEtcd()
+		return nil, err
 	}
-	srv, err := apiexttesting.StartTestServer(t, nil, []string{
+	srv, err := apiexttesting.StartTestServer(quietLogger{}, nil, []string{
 		"--etcd-servers", etcdURL,
 		"--authentication-skip-lookup",
 		"--authentication-kubeconfig", kubeconfig, "--authorization-kubeconfig", kubeconfig, "--kubeconfig", kubeconfig,
@@ -155,24 +213,42 @@ users:
 		"--disable-admission-plugins", "NamespaceLifecycle,MutatingAdmissionWebhook,ValidatingAdmissionWebhook,ValidatingAdmissionPolicy,MutatingAdmissionPolicy",
 	}, nil)
 	if err != nil {
-		t.Fatalf("starting the API server: %v", err)
+		stopEtcd()
+		return nil, fmt.Errorf("starting the API server: %w", err)
 	}
-	t.Cleanup(srv.TearDownFn) // runs before etcd's cleanup (LIFO)
+	// The API server stops before etcd, then the directory goes.
+	server.stop = append([]func(){srv.TearDownFn, stopEtcd}, server.stop...)
 	cfg := rest.CopyConfig(srv.ClientConfig)
 	cfg.QPS, cfg.Burst = -1, -1 // no client-side rate limit
 
-	installCRD(t, cfg, crdFile)
-	return dynamic.NewForConfigOrDie(cfg)
+	for _, f := range crdFiles {
+		if err := installCRD(cfg, f); err != nil {
+			return nil, err
+		}
+	}
+	return dynamic.NewForConfig(cfg)
 }
 
-// startEtcd starts a single-member etcd in dir and returns its client URL.
-// The ports are chosen free just before; should another process take one in
-// between, it tries again.
-func startEtcd(t *testing.T, dir string) string {
-	t.Helper()
+// quietLogger takes the API server's start-up log (apiexttesting.Logger),
+// which outlives any one test.
+type quietLogger struct{}
+
+func (quietLogger) Errorf(string, ...any) {}
+func (quietLogger) Logf(string, ...any)   {}
+func (quietLogger) Fatalf(format string, args ...any) {
+	panic(fmt.Sprintf(format, args...))
+}
+
+// startEtcd starts a single-member etcd in dir and returns its client URL
+// and how to stop it. The ports are chosen free just before; should another
+// process take one in between, it tries again.
+func startEtcd(dir string) (string, func(), error) {
 	var lastErr error
 	for attempt := 0; attempt < 5; attempt++ {
-		client, peer := freeLocalURL(t), freeLocalURL(t)
+		client, peer := freeLocalURL(), freeLocalURL()
+		if client.Host == "" || peer.Host == "" {
+			return "", nil, errors.New("no free local port")
+		}
 		cfg := embed.NewConfig()
 		cfg.Dir = dir
 		cfg.ListenClientUrls, cfg.AdvertiseClientUrls = []url.URL{client}, []url.URL{client}
@@ -185,26 +261,26 @@ func startEtcd(t *testing.T, dir string) string {
 			os.RemoveAll(dir)
 			continue
 		}
-		t.Cleanup(e.Close)
 		select {
 		case <-e.Server.ReadyNotify():
-			return client.String()
+			return client.String(), e.Close, nil
 		case err := <-e.Err():
-			t.Fatalf("etcd: %v", err)
+			e.Close()
+			return "", nil, fmt.Errorf("etcd: %w", err)
 		case <-time.After(time.Minute):
-			t.Fatal("etcd did not become ready within a minute")
+			e.Close()
+			return "", nil, errors.New("etcd did not become ready within a minute")
 		}
 	}
-	t.Fatalf("starting etcd: %v", lastErr)
-	return ""
+	return "", nil, fmt.Errorf("starting etcd: %w", lastErr)
 }
 
-// freeLocalURL returns http://127.0.0.1:<port> for a port free right now.
-func freeLocalURL(t *testing.T) url.URL {
-	t.Helper()
+// freeLocalURL returns http://127.0.0.1:<port> for a port free right now
+// (an empty URL when there is none).
+func freeLocalURL() url.URL {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		t.Fatal(err)
+		return url.URL{}
 	}
 	defer l.Close()
 	return url.URL{Scheme: "http", Host: "127.0.0.1:" + strconv.Itoa(l.Addr().(*net.TCPAddr).Port)}
@@ -212,21 +288,20 @@ func freeLocalURL(t *testing.T) url.URL {
 
 // installCRD creates the CRD in file and waits until it is Established
 // (served) or its names are rejected.
-func installCRD(t *testing.T, cfg *rest.Config, file string) {
-	t.Helper()
+func installCRD(cfg *rest.Config, file string) error {
 	f, err := os.Open(file)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	defer f.Close()
 	var crd apiextv1.CustomResourceDefinition
 	if err := utilyaml.NewYAMLOrJSONDecoder(f, 4096).Decode(&crd); err != nil {
-		t.Fatalf("%s: %v", file, err)
+		return fmt.Errorf("%s: %w", file, err)
 	}
 	crds := apiextclient.NewForConfigOrDie(cfg).ApiextensionsV1().CustomResourceDefinitions()
 	ctx := context.Background()
 	if _, err := crds.Create(ctx, &crd, metav1.CreateOptions{}); err != nil {
-		t.Fatalf("creating the CRD %s: %v", crd.Name, err)
+		return fmt.Errorf("creating the CRD %s: %w", crd.Name, err)
 	}
 	err = wait.PollUntilContextTimeout(ctx, 20*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
 		got, err := crds.Get(ctx, crd.Name, metav1.GetOptions{})
@@ -244,6 +319,7 @@ func installCRD(t *testing.T, cfg *rest.Config, file string) {
 		return false, nil
 	})
 	if err != nil {
-		t.Fatalf("waiting for the CRD %s to be established: %v", crd.Name, err)
+		return fmt.Errorf("waiting for the CRD %s to be established: %w", crd.Name, err)
 	}
+	return nil
 }

@@ -37,21 +37,7 @@ var (
 // is written even when unset: spec.template.spec.requirements, which the API
 // requires, goes out as [] when the model has none (see NodePoolFromObject).
 func NodePoolObject(name string, np nodepool.NodePool) *unstructured.Unstructured {
-	w := nodePoolObject{
-		APIVersion: NodePoolGVK.GroupVersion().String(),
-		Kind:       NodePoolGVK.Kind,
-		Metadata:   objectMeta{Name: name},
-		Spec:       toSpec(np),
-	}
-	raw, err := json.Marshal(w)
-	if err != nil {
-		panic("kube: encoding a NodePool: " + err.Error()) // strings, integers, lists and maps only: cannot fail
-	}
-	obj := &unstructured.Unstructured{}
-	if err := obj.UnmarshalJSON(raw); err != nil {
-		panic("kube: decoding a NodePool: " + err.Error())
-	}
-	return obj
+	return newObject(NodePoolGVK, objectMeta{Name: name}, toSpec(np), struct{}{})
 }
 
 // NodePoolFromObject returns the name and spec of a karpenter.sh/v1
@@ -86,15 +72,16 @@ func NodePoolFromObject(obj *unstructured.Unstructured) (string, nodepool.NodePo
 // pkg/apis/v1 nodepool.go, nodeclaim.go). omitzero keeps nil and empty
 // apart: it omits nil pointers, slices and maps, and keeps empty ones.
 
-type nodePoolObject struct {
-	APIVersion string       `json:"apiVersion"`
-	Kind       string       `json:"kind"`
-	Metadata   objectMeta   `json:"metadata"`
-	Spec       nodePoolSpec `json:"spec"`
-}
-
+// objectMeta is the metadata this package writes and reads: the name; the
+// labels and annotations of the kinds that carry facts in them (bindings,
+// policy snapshots, nodes); and the times the API server sets, which the
+// node preview reads (as written by the server: RFC 3339, "" when unset).
 type objectMeta struct {
-	Name string `json:"name"`
+	Name              string            `json:"name"`
+	Labels            map[string]string `json:"labels,omitzero"`
+	Annotations       map[string]string `json:"annotations,omitzero"`
+	CreationTimestamp string            `json:"creationTimestamp,omitzero"`
+	DeletionTimestamp string            `json:"deletionTimestamp,omitzero"`
 }
 
 type nodePoolSpec struct {
@@ -164,7 +151,7 @@ func (q *quantity) UnmarshalJSON(b []byte) error {
 	if len(b) > 0 && b[0] != '"' {
 		var n json.Number
 		if err := json.Unmarshal(b, &n); err != nil {
-			return fmt.Errorf("limit %s is neither a string nor a number", b)
+			return fmt.Errorf("%s is neither a string nor a number", b)
 		}
 		*q = quantity(n.String())
 		return nil

@@ -139,16 +139,7 @@ func TestNodePoolRoundTrip(t *testing.T) {
 	cases["disruption omitted"] = np
 	for name, np := range cases {
 		t.Run(name, func(t *testing.T) {
-			obj := NodePoolObject("pool-1", np)
-			raw, err := obj.MarshalJSON()
-			if err != nil {
-				t.Fatal(err)
-			}
-			back := &unstructured.Unstructured{}
-			if err := back.UnmarshalJSON(raw); err != nil {
-				t.Fatal(err)
-			}
-			gotName, got, err := NodePoolFromObject(back)
+			gotName, got, err := NodePoolFromObject(viaJSON(t, NodePoolObject("pool-1", np)))
 			if err != nil {
 				t.Fatal(err)
 			}

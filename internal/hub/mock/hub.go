@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
+	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
 )
 
@@ -50,7 +51,7 @@ type Hub struct {
 	rawMod  time.Time     // modification time of FleetFile when raw was decoded
 	fleet   *fleet.Fleet  // raw resolved at fleetAt
 	fleetAt time.Time
-	fleetFP string // fingerprint of fleet (see fleetFingerprint), computed on first use
+	fleetFP string // fingerprint of fleet (see placement.FleetFingerprint), computed on first use
 }
 
 var _ hub.Hub = (*Hub)(nil)
@@ -165,10 +166,10 @@ func (h *Hub) scheduledFleet(ctx context.Context) (*fleet.Fleet, string, error) 
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.fleet != f { // resolved again meanwhile: fingerprint this one
-		return f, fleetFingerprint(f, h.Now()), nil
+		return f, placement.FleetFingerprint(f, h.Now()), nil
 	}
 	if h.fleetFP == "" {
-		h.fleetFP = fleetFingerprint(f, h.fleetAt)
+		h.fleetFP = placement.FleetFingerprint(f, h.fleetAt)
 	}
 	return f, h.fleetFP, nil
 }

@@ -115,7 +115,7 @@ func upgradeV1(bucket string, body map[string]any) (map[string]any, error) {
 // upgradeV2 turns a format-2 body of bucket into format 3. Only placements
 // changed: format 2 kept the last cycle's decision for every cluster of the
 // fleet (800 KB per placement at 5,000 clusters); format 3 keeps what Fleet's
-// status keeps (storedDecisions): the selected clusters' decisions, with
+// status keeps (placement.StoredDecisions): the selected clusters' decisions, with
 // their recorded scores, and at most 20 left out, the ones a preview lists.
 // Cutting a format-2 list gives what the cycle that wrote it would have
 // stored in format 3.
@@ -135,7 +135,7 @@ func upgradeV2(bucket string, body map[string]any) (map[string]any, error) {
 			return nil, fmt.Errorf("body.status.decisions[%d]: %w", i, err)
 		}
 	}
-	status["decisions"] = storedDecisions(decisions)
+	status["decisions"] = placement.StoredDecisions(decisions)
 	return body, nil
 }
 

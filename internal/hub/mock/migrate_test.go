@@ -234,7 +234,7 @@ func TestMigrateV1(t *testing.T) {
 }
 
 // Format 2 kept a decision for every cluster of the fleet; format 3 keeps
-// what Fleet's status keeps (storedDecisions). The migration cuts a format-2
+// what Fleet's status keeps (placement.StoredDecisions). The migration cuts a format-2
 // list to what the cycle that wrote it stores now, keeping the selected
 // clusters' recorded scores; the rest of the record and other records stay
 // as they were.

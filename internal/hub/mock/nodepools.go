@@ -3,6 +3,7 @@ package mock
 import (
 	"context"
 	"fmt"
+	"maps"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/nodepool"
@@ -74,7 +75,13 @@ func nodePoolStatus(c *fleet.Cluster, pool string) hub.NodePoolStatus {
 		if n.NodePool != pool {
 			continue
 		}
-		s.Nodes = append(s.Nodes, nodepool.Node{Name: n.Name, NodePool: n.NodePool, Labels: n.Labels, CreatedAt: n.CreatedAt,
+		// Karpenter labels every node of a pool with it, as the cluster's Nodes show.
+		labels := maps.Clone(n.Labels)
+		if labels == nil {
+			labels = map[string]string{}
+		}
+		labels[nodepool.LabelNodePool] = n.NodePool
+		s.Nodes = append(s.Nodes, nodepool.Node{Name: n.Name, NodePool: n.NodePool, Labels: labels, CreatedAt: n.CreatedAt,
 			Ready: n.Ready, MarkedForDeletion: n.MarkedForDeletion, DoNotDisrupt: n.DoNotDisrupt})
 	}
 	s.Total, s.Disrupting = nodepool.CountNodes(s.Nodes)

@@ -2,9 +2,6 @@ package mock
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"time"
 
@@ -142,7 +139,7 @@ func schedule(spec placement.Spec, old *placementRecord, f *fleet.Fleet, fp stri
 	return placementStatusRecord{
 		ObservedFleet: fp,
 		Selected:      res.Selected,
-		Decisions:     storedDecisions(res.Decisions),
+		Decisions:     placement.StoredDecisions(res.Decisions),
 		Requested:     res.Requested,
 		Fulfilled:     res.Fulfilled,
 		Message:       res.UnfulfilledMessage,
@@ -150,35 +147,11 @@ func schedule(spec placement.Spec, old *placementRecord, f *fleet.Fleet, fp stri
 	}, nil
 }
 
-// storedDecisions are the decisions of a scheduling cycle a placement keeps,
-// bounded as Fleet bounds its status: every selected cluster's, with the
-// score recorded when it was picked (which the next scale-in ranks by), and
-// at most placement.DefaultPreviewLimit (Fleet's 20) clusters left out — the
-// ones placement.Preview lists, in its order — however large the fleet.
-// Preview of the stored decisions, at that limit or below, lists what
-// Preview of the whole cycle lists.
-func storedDecisions(decisions []placement.Decision) []placement.Decision {
-	pv := placement.Preview(placement.Result{Decisions: decisions}, placement.DefaultPreviewLimit)
-	return append(append(make([]placement.Decision, 0, len(pv.Selected)+len(pv.LeftOut)), pv.Selected...), pv.LeftOut...)
-}
-
-// fleetFingerprint digests what scheduling depends on: each member's labels,
-// taints, properties, resource usage and eligibility.
-func fleetFingerprint(f *fleet.Fleet, now time.Time) string {
-	h := sha256.New()
-	enc := json.NewEncoder(h)
-	for i := range f.Clusters {
-		c := &f.Clusters[i]
-		_ = enc.Encode([]any{c.Name, c.Labels, c.Taints, c.Properties, c.Usage, fleet.CheckEligibility(c, now).Eligible})
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
-
 // withConditions sets the Scheduled condition, keeping its transition time while its status is unchanged.
 func withConditions(s, prev placementStatusRecord, generation int64, now time.Time) placementStatusRecord {
 	s.ObservedGeneration = generation
 	c := conditionRecord{Type: ConditionScheduled, Status: conditionStatusTrue, Reason: ReasonFulfilled, LastTransitionTime: now,
-		Message: "found all cluster needed as specified by the scheduling policy"}
+		Message: placement.FulfilledMessage}
 	if !s.Fulfilled {
 		c.Status, c.Reason, c.Message = conditionStatusFalse, ReasonUnfulfilled, s.Message
 	}

@@ -47,7 +47,7 @@ type placementStatusRecord struct {
 	ObservedGeneration int64    `json:"observed_generation"`
 	Selected           []string `json:"selected"`
 	// Decisions are the last cycle's, in the order Fleet's status lists
-	// them, bounded as Fleet bounds its status (storedDecisions): every
+	// them, bounded as Fleet bounds its status (placement.StoredDecisions): every
 	// selected cluster's and at most 20 left out, those a preview lists. The
 	// scores of the selected ones are the scores recorded when each cluster
 	// was picked, as Fleet keeps them on its bindings: the next scale-in
@@ -63,7 +63,7 @@ type placementStatusRecord struct {
 	// re-scheduling compares the next policy against it.
 	Policy placement.Policy `json:"policy"`
 	// ObservedFleet identifies the state of the fleet the decisions were
-	// made on (fleetFingerprint); the scheduler runs again only when it changes.
+	// made on (placement.FleetFingerprint); the scheduler runs again only when it changes.
 	ObservedFleet string `json:"observed_fleet"`
 }
 

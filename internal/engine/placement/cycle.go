@@ -1,0 +1,44 @@
+package placement
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"time"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
+)
+
+// What a hub keeps of a scheduling cycle, and when it runs one again: the
+// mock hub and the test fixture that plays Fleet's scheduler on a real API
+// server (internal/hub/kube/fleetsim) keep and report the same.
+
+// FulfilledMessage is the message of Fleet's ClusterResourcePlacementScheduled
+// condition when the policy is fulfilled (Fleet's own wording).
+const FulfilledMessage = "found all cluster needed as specified by the scheduling policy"
+
+// FleetFingerprint digests what scheduling depends on: each member's
+// labels, taints, properties, resource usage and eligibility at now. Fleet's
+// scheduler runs again for a placement when a member changes; a hub that
+// schedules lazily runs it again when the fingerprint changes.
+func FleetFingerprint(f *fleet.Fleet, now time.Time) string {
+	h := sha256.New()
+	enc := json.NewEncoder(h)
+	for i := range f.Clusters {
+		c := &f.Clusters[i]
+		_ = enc.Encode([]any{c.Name, c.Labels, c.Taints, c.Properties, c.Usage, fleet.CheckEligibility(c, now).Eligible})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// StoredDecisions are the decisions of a cycle a hub keeps, bounded as
+// Fleet bounds a policy snapshot's status: every selected cluster's, with
+// the score recorded when it was picked (the next scale-in ranks by it),
+// then at most DefaultPreviewLimit (Fleet's 20) clusters left out — the ones
+// Preview lists, in its order — however large the fleet. Preview of the
+// stored decisions, at that limit or below, lists what Preview of the whole
+// cycle lists.
+func StoredDecisions(decisions []Decision) []Decision {
+	pv := Preview(Result{Decisions: decisions}, DefaultPreviewLimit)
+	return append(append(make([]Decision, 0, len(pv.Selected)+len(pv.LeftOut)), pv.Selected...), pv.LeftOut...)
+}

@@ -1,0 +1,435 @@
+package fleetsim
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/dynamic"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/kube"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/kube/kubetest"
+)
+
+// PlacementFinalizer is the finalizer Fleet puts on every placement it
+// schedules: it holds a deleted placement until its bindings and policy
+// snapshots are deleted.
+const PlacementFinalizer = "kubernetes-fleet.io/crp-cleanup"
+
+// ObservedFleetAnnotation is the fixture's own annotation on a policy
+// snapshot: the fingerprint of the fleet its decisions were made on (the
+// mock hub's ObservedFleet). A placement is scheduled again when the fleet
+// it was scheduled on changed.
+const ObservedFleetAnnotation = "fleetsim.fleetform.github.io/observed-fleet"
+
+// retryDelay is how long the scheduler waits before it lists again after
+// the watch failed or a placement could not be scheduled.
+const retryDelay = 100 * time.Millisecond
+
+// scheduler is Fleet's scheduler on the hub cluster: a goroutine that
+// watches ClusterResourcePlacements and reconciles each that needs it.
+type scheduler struct {
+	sim     *Sim
+	cluster *kubetest.Cluster
+	cancel  context.CancelFunc
+	done    chan struct{}
+
+	// mu serializes reconciliations: the watch's and the hub syncs'.
+	mu sync.Mutex
+	// refused are the generations of placements the engine refused, which
+	// are not tried again (a new generation is).
+	refused map[string]int64
+}
+
+func startScheduler(s *Sim, c *kubetest.Cluster) *scheduler {
+	ctx, cancel := context.WithCancel(context.Background())
+	sc := &scheduler{sim: s, cluster: c, cancel: cancel, done: make(chan struct{}), refused: map[string]int64{}}
+	go sc.run(ctx)
+	return sc
+}
+
+func (sc *scheduler) stop() {
+	sc.cancel()
+	<-sc.done
+}
+
+func (sc *scheduler) placements() dynamic.ResourceInterface {
+	return sc.cluster.Dynamic.Resource(kube.PlacementGVR)
+}
+
+// run lists and watches placements until stopped, listing again whenever
+// the watch ends or a reconciliation fails.
+func (sc *scheduler) run(ctx context.Context) {
+	defer close(sc.done)
+	for ctx.Err() == nil {
+		err := sc.listAndWatch(ctx)
+		if ctx.Err() != nil {
+			return
+		}
+		if err != nil {
+			sc.sim.logf("fleetsim: scheduler: %v (listing again)", err)
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(retryDelay):
+		}
+	}
+}
+
+func (sc *scheduler) listAndWatch(ctx context.Context) error {
+	list, err := sc.placements().List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return fmt.Errorf("listing placements: %w", err)
+	}
+	for i := range list.Items {
+		if err := sc.reconcile(ctx, &list.Items[i], false); err != nil {
+			return err
+		}
+	}
+	w, err := sc.placements().Watch(ctx, metav1.ListOptions{ResourceVersion: list.GetResourceVersion()})
+	if err != nil {
+		return fmt.Errorf("watching placements: %w", err)
+	}
+	defer w.Stop()
+	for ev := range w.ResultChan() {
+		switch ev.Type {
+		case watch.Added, watch.Modified:
+			if obj, ok := ev.Object.(*unstructured.Unstructured); ok {
+				if err := sc.reconcile(ctx, obj, false); err != nil {
+					return err
+				}
+			}
+		case watch.Error:
+			return fmt.Errorf("watching placements: %w", apierrors.FromObject(ev.Object))
+		}
+	}
+	return nil
+}
+
+// rescheduleAll schedules again every placement scheduled on another state
+// of the fleet (as the mock hub does when it reads one).
+func (s *Sim) rescheduleAll(ctx context.Context, c *kubetest.Cluster) error {
+	sc := s.sched
+	if sc == nil { // the hub's first sync: the scheduler starts after it
+		sc = &scheduler{sim: s, cluster: c, refused: map[string]int64{}}
+	}
+	list, err := sc.placements().List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return fmt.Errorf("fleetsim: listing placements: %w", err)
+	}
+	for i := range list.Items {
+		if err := sc.reconcile(ctx, &list.Items[i], true); err != nil {
+			return fmt.Errorf("fleetsim: %w", err)
+		}
+	}
+	return nil
+}
+
+// needsScheduling tells whether Fleet would act on the placement obj: it is
+// being deleted and still has the finalizer, it has no finalizer yet, or its
+// generation is newer than the one its Scheduled condition observes (and
+// not one the engine refused).
+func (sc *scheduler) needsScheduling(obj *unstructured.Unstructured) bool {
+	held := slices.Contains(obj.GetFinalizers(), PlacementFinalizer)
+	switch {
+	case obj.GetDeletionTimestamp() != nil:
+		return held
+	case !held:
+		return true
+	}
+	st, err := kube.PlacementStatusFrom(obj)
+	if err != nil {
+		return true
+	}
+	refused, ok := sc.refused[obj.GetName()]
+	return obj.GetGeneration() > st.ObservedGeneration && (!ok || refused != obj.GetGeneration())
+}
+
+// reconcile acts on the placement obj as Fleet does when it needs it, and
+// with fleetChanged also when the fleet it was scheduled on has changed.
+// obj may be out of date: the placement is read again before anything is
+// decided.
+func (sc *scheduler) reconcile(ctx context.Context, obj *unstructured.Unstructured, fleetChanged bool) error {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	if !fleetChanged && !sc.needsScheduling(obj) {
+		return nil
+	}
+	name := obj.GetName()
+	obj, err := sc.placements().Get(ctx, name, metav1.GetOptions{})
+	switch {
+	case apierrors.IsNotFound(err):
+		return nil
+	case err != nil:
+		return fmt.Errorf("reading placement %s: %w", name, err)
+	case obj.GetDeletionTimestamp() != nil:
+		if !slices.Contains(obj.GetFinalizers(), PlacementFinalizer) {
+			return nil
+		}
+		return sc.cleanUp(ctx, obj)
+	case !fleetChanged && !sc.needsScheduling(obj):
+		return nil
+	}
+	if !slices.Contains(obj.GetFinalizers(), PlacementFinalizer) {
+		upd := obj.DeepCopy()
+		upd.SetFinalizers(append(obj.GetFinalizers(), PlacementFinalizer))
+		if obj, err = sc.placements().Update(ctx, upd, metav1.UpdateOptions{}); err != nil {
+			return fmt.Errorf("adding the finalizer of placement %s: %w", name, err)
+		}
+	}
+	return sc.schedule(ctx, obj, fleetChanged)
+}
+
+// cleanUp deletes a deleted placement's bindings and policy snapshots, then
+// lets it go.
+func (sc *scheduler) cleanUp(ctx context.Context, obj *unstructured.Unstructured) error {
+	parent := labels.Set{kube.ParentPlacementLabel: obj.GetName()}
+	for _, gvr := range []schema.GroupVersionResource{kube.BindingGVR, kube.PolicySnapshotGVR} {
+		client := sc.cluster.Dynamic.Resource(gvr)
+		objs, err := byName(ctx, client, parent)
+		if err != nil {
+			return fmt.Errorf("listing the %s of placement %s: %w", gvr.Resource, obj.GetName(), err)
+		}
+		for name := range objs {
+			if err := deleteObject(ctx, client, name); err != nil {
+				return fmt.Errorf("deleting %s %s: %w", gvr.Resource, name, err)
+			}
+		}
+	}
+	if err := withoutFinalizer(ctx, sc.placements(), obj, PlacementFinalizer); err != nil {
+		return fmt.Errorf("removing the finalizer of placement %s: %w", obj.GetName(), err)
+	}
+	return nil
+}
+
+// heldBinding is a binding of a cluster the placement holds.
+type heldBinding struct {
+	obj      *unstructured.Unstructured
+	decision placement.Decision
+	state    string
+}
+
+// schedule runs a scheduling cycle for the placement obj, as the mock
+// hub's schedule does, and writes its outcome: the bindings, the policy
+// snapshot, then the placement's status. With fleetChanged and a generation
+// already scheduled, it runs only when the fleet changed since.
+func (sc *scheduler) schedule(ctx context.Context, obj *unstructured.Unstructured, fleetChanged bool) error {
+	name, generation := obj.GetName(), obj.GetGeneration()
+	_, spec, err := kube.PlacementFromObject(obj)
+	if err != nil {
+		sc.refuse(name, generation, err)
+		return nil
+	}
+	h, f, err := sc.sim.fleet(ctx)
+	if err != nil {
+		return err
+	}
+	now := h.Now()
+	fp := placement.FleetFingerprint(f, now)
+
+	bindings, err := sc.bindings(ctx, name)
+	if err != nil {
+		return err
+	}
+	snapName := kube.PolicySnapshotName(name, 0)
+	snapshots := sc.cluster.Dynamic.Resource(kube.PolicySnapshotGVR)
+	snapObj, err := snapshots.Get(ctx, snapName, metav1.GetOptions{})
+	switch {
+	case apierrors.IsNotFound(err):
+		snapObj = nil
+	case err != nil:
+		return fmt.Errorf("reading policy snapshot %s: %w", snapName, err)
+	}
+	if fleetChanged && !sc.needsScheduling(obj) && (snapObj == nil || snapObj.GetAnnotations()[ObservedFleetAnnotation] == fp) {
+		return nil // scheduled on this fleet already (or never: refused)
+	}
+
+	// The clusters held, with the scores recorded on their bindings, and
+	// the policy they were scheduled with.
+	var held []string
+	var heldDecisions []placement.Decision
+	for cluster, b := range bindings {
+		if b.state != kube.BindingStateUnscheduled {
+			held = append(held, cluster)
+			heldDecisions = append(heldDecisions, b.decision)
+		}
+	}
+	slices.Sort(held)
+	opts := placement.ScheduleOptions{Recorded: placement.RecordedScores(heldDecisions)}
+	var prevPolicy placement.Policy
+	if snapObj != nil {
+		snap, err := kube.PolicySnapshotFrom(snapObj)
+		if err != nil {
+			return err
+		}
+		prevPolicy = snap.Policy
+		opts.Prev = &placement.Spec{Policy: prevPolicy}
+	}
+	res, err := placement.Schedule(spec, f, held, now, opts)
+	if err != nil {
+		sc.refuse(name, generation, err)
+		return nil
+	}
+	policy := spec.Policy
+	if res.Unchanged && snapObj != nil && placement.WithDefaults(spec).Policy.PlacementType != placement.PickFixed {
+		// As the mock: the clusters held stay bound under the policy they
+		// were scheduled with, so the next cycle still sees them as
+		// obsolete. Not for PickFixed (a cycle skipped for want of names):
+		// its cycle never reads the previous policy, and a snapshot tells
+		// how many clusters it requests from its policy, which must then be
+		// the new one (none) for it to read as the mock's Requested.
+		policy = prevPolicy
+	}
+	decisions := placement.StoredDecisions(res.Decisions)
+
+	if err := sc.writeBindings(ctx, name, snapName, bindings, decisions); err != nil {
+		return err
+	}
+	if err := sc.writeSnapshot(ctx, snapshots, snapObj, kube.PolicySnapshotObject(snapName, name, policy, generation, res.Requested, decisions), fp); err != nil {
+		return err
+	}
+	return sc.writePlacementStatus(ctx, obj, res, now)
+}
+
+// refuse records that the engine refused a generation of a placement: it is
+// not tried again, and the Scheduled condition does not observe it.
+func (sc *scheduler) refuse(name string, generation int64, err error) {
+	sc.refused[name] = generation
+	sc.sim.logf("fleetsim: scheduler: placement %s (generation %d) cannot be scheduled: %v", name, generation, err)
+}
+
+// bindings are the placement's bindings by cluster.
+func (sc *scheduler) bindings(ctx context.Context, placementName string) (map[string]heldBinding, error) {
+	objs, err := byName(ctx, sc.cluster.Dynamic.Resource(kube.BindingGVR), labels.Set{kube.ParentPlacementLabel: placementName})
+	if err != nil {
+		return nil, fmt.Errorf("listing the bindings of placement %s: %w", placementName, err)
+	}
+	out := make(map[string]heldBinding, len(objs))
+	for _, obj := range objs {
+		d, state, err := kube.DecisionFromBinding(obj)
+		if err != nil {
+			return nil, err
+		}
+		out[d.ClusterName] = heldBinding{obj: obj, decision: d, state: state}
+	}
+	return out, nil
+}
+
+// writeBindings makes the placement's bindings the selected decisions: a
+// new binding (Scheduled) for a cluster newly selected, with the decision
+// and its score at pick time; a cluster held keeps its binding (and state),
+// whose decision follows the cycle's, which carries the score recorded on
+// the binding whenever the engine kept the cluster (it scores a cluster
+// again only when it picks it anew, after a policy change, as the mock
+// records it then); the bindings of clusters no longer selected are deleted.
+func (sc *scheduler) writeBindings(ctx context.Context, placementName, snapName string, bindings map[string]heldBinding, decisions []placement.Decision) error {
+	client := sc.cluster.Dynamic.Resource(kube.BindingGVR)
+	for _, d := range decisions {
+		if !d.Selected {
+			continue
+		}
+		b, ok := bindings[d.ClusterName]
+		delete(bindings, d.ClusterName)
+		if !ok {
+			obj := kube.BindingObject(kube.BindingName(placementName, d.ClusterName), placementName, d, kube.BindingStateScheduled, snapName)
+			if _, err := client.Create(ctx, obj, metav1.CreateOptions{}); err != nil {
+				return fmt.Errorf("creating the binding of placement %s to %s: %w", placementName, d.ClusterName, err)
+			}
+			continue
+		}
+		state := b.state
+		if state == kube.BindingStateUnscheduled {
+			state = kube.BindingStateScheduled
+		}
+		want := kube.BindingObject(b.obj.GetName(), placementName, d, state, snapName)
+		upd := b.obj.DeepCopy()
+		for _, f := range []string{"state", "schedulingPolicySnapshotName", "clusterDecision"} {
+			upd.Object["spec"].(map[string]any)[f] = want.Object["spec"].(map[string]any)[f]
+		}
+		if sameJSON(upd.Object, b.obj.Object) {
+			continue
+		}
+		if _, err := client.Update(ctx, upd, metav1.UpdateOptions{}); err != nil {
+			return fmt.Errorf("updating binding %s: %w", b.obj.GetName(), err)
+		}
+	}
+	for _, b := range bindings { // clusters no longer selected
+		if err := deleteObject(ctx, client, b.obj.GetName()); err != nil {
+			return fmt.Errorf("deleting binding %s: %w", b.obj.GetName(), err)
+		}
+	}
+	return nil
+}
+
+// writeSnapshot creates or replaces the policy snapshot (cur nil: none yet)
+// with want, annotated with the fingerprint of the fleet its decisions were
+// made on, then writes its status.
+func (sc *scheduler) writeSnapshot(ctx context.Context, client dynamic.ResourceInterface, cur, want *unstructured.Unstructured, fp string) error {
+	annotations := want.GetAnnotations()
+	annotations[ObservedFleetAnnotation] = fp
+	want.SetAnnotations(annotations)
+	status := want.Object["status"]
+	delete(want.Object, "status")
+	var err error
+	if cur == nil {
+		cur, err = client.Create(ctx, want, metav1.CreateOptions{})
+	} else {
+		want.SetResourceVersion(cur.GetResourceVersion())
+		cur, err = client.Update(ctx, want, metav1.UpdateOptions{})
+	}
+	if err != nil {
+		return fmt.Errorf("writing policy snapshot %s: %w", want.GetName(), err)
+	}
+	if _, err := writeStatus(ctx, client, cur, status); err != nil {
+		return fmt.Errorf("writing the status of policy snapshot %s: %w", want.GetName(), err)
+	}
+	return nil
+}
+
+// writePlacementStatus writes the placement's status for the cycle res at
+// now: the Scheduled condition observing the generation scheduled, and one
+// placementStatuses entry per cluster selected, plus one without a name per
+// cluster missing from an unfulfilled PickN or PickFixed. On a conflict the
+// placement is read again; a new generation meanwhile is left to its own
+// cycle.
+func (sc *scheduler) writePlacementStatus(ctx context.Context, obj *unstructured.Unstructured, res placement.Result, now time.Time) error {
+	name, generation := obj.GetName(), obj.GetGeneration()
+	st := kube.PlacementStatus{ObservedGeneration: generation, Clusters: res.Selected}
+	if !res.Fulfilled && res.Requested > len(res.Selected) {
+		st.Unscheduled = res.Requested - len(res.Selected)
+	}
+	for {
+		prev, err := kube.PlacementStatusFrom(obj)
+		if err != nil {
+			prev = kube.PlacementStatus{}
+		}
+		st.Conditions = []kube.Condition{scheduledCondition(res.Fulfilled, res.UnfulfilledMessage, prev.Conditions, now)}
+		upd := obj.DeepCopy()
+		kube.SetPlacementStatus(upd, st)
+		_, err = sc.placements().UpdateStatus(ctx, upd, metav1.UpdateOptions{})
+		if err == nil || apierrors.IsNotFound(err) {
+			return nil
+		}
+		if !apierrors.IsConflict(err) {
+			return fmt.Errorf("writing the status of placement %s: %w", name, err)
+		}
+		if obj, err = sc.placements().Get(ctx, name, metav1.GetOptions{}); err != nil {
+			if apierrors.IsNotFound(err) {
+				return nil
+			}
+			return fmt.Errorf("reading placement %s: %w", name, err)
+		}
+		if obj.GetGeneration() != generation || obj.GetDeletionTimestamp() != nil {
+			return nil
+		}
+	}
+}
