@@ -9,6 +9,13 @@ provider "aks" {
     resource_group_name = "rg-fleet"                             # or AKS_FLEET_RESOURCE_GROUP
     fleet_name          = "fleet"                                # or AKS_FLEET_NAME
     # tenant_id, client_id: or ARM_TENANT_ID, ARM_CLIENT_ID; the secret from ARM_CLIENT_SECRET
+
+    # Optional: kubeconfigs instead of the fleet's and the managed clusters'
+    # credentials (KUBECONFIG or ~/.kube/config when no path is given).
+    hub_cluster = { context = "fleet-hub" }
+    member_clusters = {
+      "aks-east-prod-01" = { kubeconfig_path = "~/.kube/aks-east-prod-01.yaml" }
+    }
   }
 }
 

@@ -224,26 +224,18 @@ type InvalidError struct {
 
 func (e *InvalidError) Error() string { return fmt.Sprintf("invalid: %s: %s", e.Object, e.Reason) }
 
-// Features a hub may not offer yet.
-const (
-	FeaturePlacements = "placements"
-	FeatureNodePools  = "NodePools"
-)
-
-// Limited is a hub that does not offer every feature yet.
-type Limited interface {
-	// Unavailable says why the hub cannot serve feature, or returns nil.
-	Unavailable(feature string) error
+// ClusterError is a cluster that cannot serve a request: the fleet hub
+// cluster or a member cluster that cannot be reached, refuses the
+// credential, or does not serve the API asked for.
+type ClusterError struct {
+	// Cluster names it: "the fleet hub cluster", "member cluster \"x\"".
+	Cluster string
+	// Problem says what is wrong; Fix what to check or do.
+	Problem string
+	Fix     string
 }
 
-// Unavailable says why h cannot serve feature (FeaturePlacements,
-// FeatureNodePools), or returns nil when it can: every hub that is not Limited.
-func Unavailable(h Hub, feature string) error {
-	if l, ok := h.(Limited); ok {
-		return l.Unavailable(feature)
-	}
-	return nil
-}
+func (e *ClusterError) Error() string { return e.Cluster + ": " + e.Problem + ": " + e.Fix }
 
 // ObjectMeta gives generic code access to an object's metadata.
 func (m *Meta) ObjectMeta() *Meta { return m }

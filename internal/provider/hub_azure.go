@@ -62,6 +62,35 @@ type azureModel struct {
 	AuthorityHost             string `json:"authority_host"`
 	CACertificatePath         string `json:"ca_certificate_path"`
 	UpgradeDuration           string `json:"upgrade_duration"`
+	// HubCluster and MemberClusters give kubeconfigs explicitly.
+	HubCluster     *kubeconfigModel           `json:"hub_cluster"`
+	MemberClusters map[string]kubeconfigModel `json:"member_clusters"`
+}
+
+// kubeconfigModel is a kubeconfig given for a cluster.
+type kubeconfigModel struct {
+	KubeconfigPath string `json:"kubeconfig_path"`
+	Context        string `json:"context"`
+}
+
+func (k kubeconfigModel) source() azure.KubeconfigSource {
+	return azure.KubeconfigSource{Path: k.KubeconfigPath, Context: k.Context}
+}
+
+// Environment variables of azure.hub_cluster.
+const (
+	EnvHubKubeconfig = "AKS_FLEET_HUB_KUBECONFIG"
+	EnvHubContext    = "AKS_FLEET_HUB_CONTEXT"
+)
+
+// kubeconfigAttributes are the attributes of a kubeconfig given for a cluster.
+func kubeconfigAttributes(what string) map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"kubeconfig_path": schema.StringAttribute{Optional: true, MarkdownDescription: "The kubeconfig file of " + what +
+			" (`~/` is the home directory). Default: the files of the `KUBECONFIG` environment variable, or else `~/.kube/config`."},
+		"context": schema.StringAttribute{Optional: true, MarkdownDescription: "The kubeconfig's context for " + what +
+			". Default: its current context."},
+	}
 }
 
 func (m azureModel) settings() auth.Settings {
@@ -84,8 +113,8 @@ func azureBlock() schema.SingleNestedBlock {
 	env := func(name string) string { return " Environment: `" + name + "`." }
 	return schema.SingleNestedBlock{
 		MarkdownDescription: "The real hub: an Azure Kubernetes Fleet Manager fleet through Azure Resource Manager. Update strategies, " +
-			"update runs, auto-upgrade profiles and the member clusters work with it; placements and NodePools do not yet (use the " +
-			"mock hub for them). Authentication follows the azurerm provider: the same `ARM_*` environment variables, in the same " +
+			"update runs, auto-upgrade profiles and member clusters through Resource Manager; placements on the fleet hub cluster's " +
+			"Kubernetes API; NodePools on the member clusters' Kubernetes APIs. Authentication follows the azurerm provider: the same `ARM_*` environment variables, in the same " +
 			"order of precedence (client certificate, client secret, OIDC, managed identity, Azure CLI). Every attribute can also " +
 			"be set with its environment variable; the configuration wins. Secrets are never stored in state or written to logs.",
 		Attributes: map[string]schema.Attribute{
@@ -112,6 +141,15 @@ func azureBlock() schema.SingleNestedBlock {
 			"authority_host":            str("The Microsoft Entra host that issues tokens, for a custom endpoint."+env(auth.EnvAuthorityHost), false),
 			"ca_certificate_path": str("A CA certificate (PEM) to trust besides the system's, for endpoints with a private certificate "+
 				"authority."+env(EnvCACertificatePath), false),
+			"hub_cluster": schema.SingleNestedAttribute{Optional: true, Attributes: kubeconfigAttributes("the fleet hub cluster"),
+				MarkdownDescription: "How to reach the fleet hub cluster's Kubernetes API, where placements live. Default: the kubeconfig " +
+					"of the fleet's `listCredentials`. Either way a `kubelogin` (Microsoft Entra ID) user gets its tokens from this block's " +
+					"credential: no `kubelogin` binary is needed. Environment: `" + EnvHubKubeconfig + "`, `" + EnvHubContext + "`."},
+			"member_clusters": schema.MapNestedAttribute{Optional: true, NestedObject: schema.NestedAttributeObject{Attributes: kubeconfigAttributes("the member cluster")},
+				MarkdownDescription: "How to reach member clusters' Kubernetes APIs, where NodePools live, by member name. A member not " +
+					"listed is reached with its managed cluster's user credentials (`listClusterUserCredential`), tokens from this block's " +
+					"credential for Microsoft Entra ID clusters. A member cluster is contacted only to read or change a NodePool that exists, " +
+					"never to plan a new one."},
 			"upgrade_duration": str("How long one member's upgrade takes, for the rollout previews' time estimates, as a Go duration "+
 				"(default `"+azure.DefaultUpgradeDuration.String()+"`)."+env(EnvAzureUpgradeDuration), false),
 		},
@@ -199,6 +237,20 @@ func azureConfig(m azureModel, diags *diag.Diagnostics) (azure.Config, bool) {
 	cfg.Client = armclient.Options{Credential: cred, Cloud: cloudCfg, Transport: transport,
 		Retry: &policy.RetryOptions{MaxRetries: MaxRetries}}
 	cfg.CredentialDescription = desc
+	hubSrc := kubeconfigModel{KubeconfigPath: orEnv("", EnvHubKubeconfig), Context: orEnv("", EnvHubContext)}
+	if m.HubCluster != nil {
+		hubSrc = *m.HubCluster
+	}
+	if hubSrc != (kubeconfigModel{}) || m.HubCluster != nil {
+		src := hubSrc.source()
+		cfg.HubCluster = &src
+	}
+	for name, k := range m.MemberClusters {
+		if cfg.MemberClusters == nil {
+			cfg.MemberClusters = map[string]azure.KubeconfigSource{}
+		}
+		cfg.MemberClusters[name] = k.source()
+	}
 	return cfg, true
 }
 

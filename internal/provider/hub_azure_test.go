@@ -9,8 +9,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
+	"github.com/fleetform/terraform-provider-aks/internal/hub"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/armemu"
-	"github.com/fleetform/terraform-provider-aks/internal/hub/mock"
 )
 
 // Every misconfiguration of the azure block fails at plan with one
@@ -52,32 +52,6 @@ func TestAccAzureMisconfiguration(t *testing.T) {
 	}
 }
 
-// A placement or a NodePool with the azure hub fails at plan, saying so,
-// rather than at apply.
-func TestAccAzurePlacementsNotYet(t *testing.T) {
-	e, err := emulatorFor(filepath.Join(t.TempDir(), "state.db"), "", testClock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, cfg := range []string{`
-resource "aks_fleet_placement" "p" {
-  name               = "web"
-  resource_selectors = [{ version = "v1", kind = "Namespace", name = "web" }]
-  policy             = { placement_type = "PickAll" }
-}`, `
-resource "aks_nap_nodepool" "np" {
-  cluster = "aks-east-prod-01"
-  name    = "general"
-  template = { node_class_ref = { group = "karpenter.azure.com", kind = "AKSNodeClass", name = "default" } }
-}`} {
-		resource.Test(t, resource.TestCase{
-			ProtoV6ProviderFactories: testAccProviders,
-			Steps: []resource.TestStep{{Config: e.config(nil) + cfg, PlanOnly: true,
-				ExpectError: expectError(`are not yet available with the azure hub`)}},
-		})
-	}
-}
-
 // Throttling and server errors in the middle of an apply — a 429 storm
 // longer than azcore's default three retries, operation-status polls
 // failing, 500s on a write — are retried: each apply succeeds, the plan
@@ -106,7 +80,7 @@ resource "aks_fleet_update_run" "r" {
 		return func(*terraform.State) error {
 			e.server.SetFaults(armemu.Faults{})
 			var err error
-			storedIn(t, state)(func(h *mock.Hub) error {
+			storedIn(t, state)(func(h hub.Hub) error {
 				s, gerr := h.GetUpdateStrategy(context.Background(), "faulty")
 				switch {
 				case gerr != nil:

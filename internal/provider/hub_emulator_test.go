@@ -7,13 +7,21 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/cloud"
+	azfake "github.com/Azure/azure-sdk-for-go/sdk/azcore/fake"
 
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/armemu"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/armemu/entraid"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/azure"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/azure/armclient"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/azure/armfleet"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/kube/fleetsim"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/kube/kubetest"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/mock"
 )
 
@@ -73,13 +81,23 @@ func emulatorFor(state, fleetFile, clock string) (*emulator, error) {
 		return nil, err
 	}
 	cfg := mock.Config{FleetFile: fleetFile, StatePath: state, Clock: mock.ClockConfig{Mode: mock.ClockFixed, Time: at}}
-	srv := armemu.New(armemu.Options{Fleet: emulatedFleet, SignIn: refuseDenied, Hub: func(context.Context) (hub.Hub, error) {
+	backend := func(context.Context) (hub.Hub, error) {
 		c := cfg // the upgrade duration a test sets for the mock block (EnvUpgradeDuration) holds for the emulated mock
 		if d, err := time.ParseDuration(os.Getenv(EnvUpgradeDuration)); err == nil {
 			c.UpgradeDuration = &d
 		}
 		return mock.New(c)
-	}})
+	}
+	srv := armemu.New(armemu.Options{Fleet: emulatedFleet, SignIn: refuseDenied, Hub: backend,
+		// The hub and member clusters are real API servers in-process, held
+		// by the fleet of the mock state as fleetsim plays Fleet and Karpenter.
+		Kubeconfig: func(ctx context.Context, cluster string) ([]byte, error) {
+			sim, err := simFor(state, backend)
+			if err != nil {
+				return nil, err
+			}
+			return sim.Kubeconfig(ctx, cluster)
+		}})
 	run, err := armemu.Listen("127.0.0.1:0", srv)
 	if err != nil {
 		return nil, err
@@ -101,13 +119,65 @@ func refuseDenied(g entraid.Grant) error {
 	return nil
 }
 
-// closeEmulators stops every emulator and removes their certificates.
+// The Kubernetes API servers of the azure path: one kubetest.Env for the
+// test binary, started on first use, with one API server per cluster name
+// (the hub cluster, each member used), which the mock state in use holds.
+// Tests run one after another, each on its own mock state: the state in use
+// has its fleetsim.Sim, which the emulators of that state (one per clock
+// and inventory a test moves between) share; a new state closes the
+// previous state's Sim, and its own empties the clusters of what the
+// previous left (a new mock state holds nothing either).
+var kube struct {
+	sync.Mutex
+	env     *kubetest.Env
+	state   string
+	sim     *fleetsim.Sim
+	backend atomic.Pointer[func(context.Context) (hub.Hub, error)]
+}
+
+// simFor is the Sim of state, whose backend is now the mock of the
+// emulator that asks (the clock or inventory of the test's current step);
+// a nil backend keeps the last one.
+func simFor(state string, backend func(context.Context) (hub.Hub, error)) (*fleetsim.Sim, error) {
+	kube.Lock()
+	defer kube.Unlock()
+	if backend != nil {
+		kube.backend.Store(&backend)
+	}
+	if kube.sim != nil && kube.state == state {
+		return kube.sim, nil
+	}
+	if kube.env == nil {
+		env, err := kubetest.Start(kubetest.Stderr)
+		if err != nil {
+			return nil, err
+		}
+		kube.env = env
+	}
+	if kube.sim != nil {
+		kube.sim.Close()
+	}
+	kube.state = state
+	kube.sim = fleetsim.New(kube.env, func(ctx context.Context) (hub.Hub, error) { return (*kube.backend.Load())(ctx) })
+	return kube.sim, nil
+}
+
+// closeEmulators stops every emulator and removes their certificates, and
+// the Kubernetes API servers.
 func closeEmulators() {
 	emulators.Lock()
 	defer emulators.Unlock()
 	for _, e := range emulators.byID {
 		_ = e.run.Close()
 	}
+	kube.Lock()
+	if kube.sim != nil {
+		kube.sim.Close()
+	}
+	if kube.env != nil {
+		kube.env.Close()
+	}
+	kube.Unlock()
 	if emulators.dir != "" {
 		_ = os.RemoveAll(emulators.dir)
 	}
@@ -153,4 +223,38 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	closeEmulators()
 	os.Exit(code)
+}
+
+// hubOf is the hub that providerConfigAt(state, fleetFile, clock) configures,
+// for a test's checks and out-of-band changes: the mock hub of state, or an
+// azure hub through the emulator of state (and so the same clusters).
+func hubOf(t *testing.T, state, fleetFile, clock string) hub.Hub {
+	t.Helper()
+	at, err := time.Parse(time.RFC3339, clock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !testHubIsAzure() {
+		h, err := mock.New(mock.Config{FleetFile: fleetFile, StatePath: state, Clock: mock.ClockConfig{Mode: mock.ClockFixed, Time: at}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	e, err := emulatorFor(state, fleetFile, clock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := azure.New(context.Background(), azure.Config{Fleet: emulatedFleet, Client: armclient.Options{
+		Credential: &azfake.TokenCredential{},
+		Cloud: cloud.Configuration{Services: map[cloud.ServiceName]cloud.ServiceConfiguration{
+			cloud.ResourceManager: {Endpoint: e.run.URL, Audience: e.run.URL}}},
+		Transport:             e.run.Client(),
+		DisableRPRegistration: true,
+		PollFrequency:         time.Millisecond,
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
 }

@@ -22,9 +22,6 @@ type loggedHub struct {
 
 var _ hub.Hub = loggedHub{}
 
-// Unavailable forwards the wrapped hub's limits.
-func (l loggedHub) Unavailable(feature string) error { return hub.Unavailable(l.next, feature) }
-
 // withLogging wraps a hub so that every call is logged.
 func withLogging(h hub.Hub) hub.Hub { return loggedHub{next: h} }
 

@@ -163,13 +163,10 @@ func canonicalFields(v reflect.Value, out map[string]any) {
 // not write is dropped when the spec means the same without it — what is
 // left is the hub's spec in the practitioner's form: their own values, and
 // whatever really differs. On import nothing is known of what the
-// practitioner writes, so the hub's form is recorded as it is: a
-// configuration that leaves defaults out then plans one update, after which
-// Read keeps its form (sameSpec).
+// practitioner writes (written is the zero spec), so every default is
+// dropped: the shortest form, which a configuration that leaves defaults
+// out matches at once (designs/hub.md §5).
 func adoptSpec[S any](live, written S, withDefaults func(S) S) S {
-	if reflect.ValueOf(&written).Elem().IsZero() {
-		return live
-	}
 	liveTree, err1 := toTree(live)
 	writtenTree, err2 := toTree(written)
 	if err1 != nil || err2 != nil {
@@ -385,23 +382,15 @@ const (
 )
 
 // hubError reports a failed hub call as one diagnostic that says what to do.
-// hubOffers reports whether the configured hub serves feature, and says
-// why not at plan when it does not (a nil hub is not configured yet).
-func hubOffers(h hub.Hub, feature string, diags *diag.Diagnostics) bool {
-	if h == nil {
-		return true
-	}
-	if err := hub.Unavailable(h, feature); err != nil {
-		diags.AddError("Not available with this hub", err.Error())
-		return false
-	}
-	return true
-}
 
 func hubError(diags *diag.Diagnostics, op string, obj objectRef, err error) {
 	var conflict *hub.ConflictError
 	var invalid *hub.InvalidError
+	var cluster *hub.ClusterError
 	switch {
+	case errors.As(err, &cluster):
+		diags.AddError("Cannot "+op+" "+obj.Kind+" on "+cluster.Cluster, obj.String()+": "+cluster.Cluster+": "+cluster.Problem+". "+
+			strings.ToUpper(cluster.Fix[:1])+cluster.Fix[1:]+".")
 	case errors.Is(err, hub.ErrPreconditionFailed) && op == opCreate:
 		diags.AddError("Already exists", obj.String()+" already exists on the hub. Import it instead: terraform import <address> "+obj.ID)
 	case errors.Is(err, hub.ErrPreconditionFailed):

@@ -24,7 +24,6 @@ import (
 	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/hubtest"
-	"github.com/fleetform/terraform-provider-aks/internal/hub/mock"
 )
 
 // Tests of the shared resource lifecycle (lifecycle.go) against hubs that
@@ -147,16 +146,12 @@ func (h racingHub) DeleteNodePool(ctx context.Context, cluster, name string, pre
 	return h.Hub.DeleteNodePool(ctx, cluster, name, pre)
 }
 
-// storedIn checks what the mock hub of state holds, at the test clock.
-func storedIn(t *testing.T, state string) func(check func(h *mock.Hub) error) func() {
-	return func(check func(h *mock.Hub) error) func() {
+// storedIn checks what the hub of state holds, at the test clock: the mock
+// hub, or through the azure block what the emulator and the clusters hold.
+func storedIn(t *testing.T, state string) func(check func(h hub.Hub) error) func() {
+	return func(check func(h hub.Hub) error) func() {
 		return func() {
-			at, _ := time.Parse(time.RFC3339, testClock)
-			h, err := mock.New(mock.Config{StatePath: state, Clock: mock.ClockConfig{Mode: mock.ClockFixed, Time: at}})
-			if err == nil {
-				err = check(h)
-			}
-			if err != nil {
+			if err := check(hubOf(t, state, "", testClock)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -180,7 +175,7 @@ func TestAccLifecycle_concurrentModificationIsAConflict(t *testing.T) {
 		{
 			// The failed apply wrote nothing: the hub holds the other writer's
 			// version, and the refreshed plan shows it against the configuration.
-			PreConfig: stored(func(h *mock.Hub) error {
+			PreConfig: stored(func(h hub.Hub) error {
 				p, err := h.GetPlacement(context.Background(), "web")
 				if err != nil {
 					return err
@@ -203,7 +198,7 @@ func TestAccLifecycle_concurrentModificationIsAConflict(t *testing.T) {
 			ExpectError: expectError(`aks_nap_nodepool aks-east-prod-01/default was changed outside Terraform since it was read`),
 		},
 		{
-			PreConfig: stored(func(h *mock.Hub) error {
+			PreConfig: stored(func(h hub.Hub) error {
 				np, err := h.GetNodePool(context.Background(), "aks-east-prod-01", "default")
 				if err == nil && np.Spec.Template.Labels["changed"] != "elsewhere" {
 					err = fmt.Errorf("the hub holds labels %v, want the other writer's", np.Spec.Template.Labels)
@@ -232,7 +227,7 @@ func TestAccLifecycle_concurrentProfileModificationIsAConflict(t *testing.T) {
 			ExpectError: expectError(`aks_fleet_autoupgrade_profile p was changed outside Terraform since it was read — refresh and apply again`),
 		},
 		{
-			PreConfig: stored(func(h *mock.Hub) error {
+			PreConfig: stored(func(h hub.Hub) error {
 				p, err := h.GetAutoUpgradeProfile(context.Background(), "p")
 				if err == nil && p.Spec.Channel != update.ChannelRapid {
 					err = fmt.Errorf("the hub holds %+v, want the other writer's", p.Spec)
@@ -327,17 +322,12 @@ func TestConditionalWrite(t *testing.T) {
 	}
 }
 
-// Import from a hub that fills in defaults records the hub's form; a
-// configuration that leaves the defaults out plans one update, and then
-// nothing (Read keeps the practitioner's form once the specs agree).
+// Import from a hub that fills in defaults records the shortest form (the
+// defaults dropped): a configuration that leaves them out plans nothing.
 func TestAccLifecycle_importFromADefaultingHubConverges(t *testing.T) {
 	state := filepath.Join(t.TempDir(), "state.db")
 	seed := func() {
-		at, _ := time.Parse(time.RFC3339, testClock)
-		h, err := mock.New(mock.Config{StatePath: state, Clock: mock.ClockConfig{Mode: mock.ClockFixed, Time: at}})
-		if err != nil {
-			t.Fatal(err)
-		}
+		h := hubOf(t, state, "", testClock)
 		n := 2
 		spec := placement.Spec{Name: "web", ResourceSelectors: []placement.ResourceSelector{{Version: "v1", Kind: "Namespace", Name: "web"}},
 			Policy: placement.Policy{PlacementType: placement.PickN, NumberOfClusters: &n}}
@@ -352,7 +342,7 @@ import {
   to = aks_fleet_placement.test
   id = "web"
 }` + simplePlacement("", `policy = { placement_type = "PickN", number_of_clusters = 2 }`),
-		ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(plAddr, plancheck.ResourceActionUpdate)}},
+		ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(plAddr, plancheck.ResourceActionNoop)}},
 		// plugin-testing then requires the refreshed plan to be empty.
 	}}})
 }
@@ -369,9 +359,9 @@ func TestAdoptSpec(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("adopted %+v\nwant %+v", got, want)
 	}
-	// On import nothing is known of the practitioner's form: the hub's is kept.
-	imported := placement.WithDefaults(placement.Spec{Name: "web"})
-	if got := adoptSpec(imported, placement.Spec{}, placement.WithDefaults); !reflect.DeepEqual(got, imported) {
+	// On import nothing is known of the practitioner's form: the shortest is recorded.
+	imported := placement.WithDefaults(placement.Spec{Name: "web", RevisionHistoryLimit: &five})
+	if got := adoptSpec(imported, placement.Spec{}, placement.WithDefaults); !reflect.DeepEqual(got, placement.Spec{Name: "web", RevisionHistoryLimit: &five}) {
 		t.Fatalf("imported %+v", got)
 	}
 }

@@ -13,7 +13,6 @@ import (
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
-	"github.com/fleetform/terraform-provider-aks/internal/hub/mock"
 )
 
 // Regression tests for defects found in review: each failed before its fix.
@@ -43,11 +42,7 @@ func TestAccRegression_importWithExplicitEmptyGroup(t *testing.T) {
 	state := filepath.Join(t.TempDir(), "state.db")
 	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviders, Steps: []resource.TestStep{{
 		PreConfig: func() {
-			at, _ := time.Parse(time.RFC3339, testClock)
-			h, err := mock.New(mock.Config{StatePath: state, Clock: mock.ClockConfig{Mode: mock.ClockFixed, Time: at}})
-			if err != nil {
-				t.Fatal(err)
-			}
+			h := hubOf(t, state, "", testClock)
 			spec := placement.Spec{Name: "web", ResourceSelectors: []placement.ResourceSelector{{Version: "v1", Kind: "Namespace", Name: "web"}}}
 			if _, err := h.ApplyPlacement(context.Background(), hub.Placement{Meta: hub.Meta{Name: "web"}, Spec: spec}, hub.Precondition{}); err != nil {
 				t.Fatal(err)

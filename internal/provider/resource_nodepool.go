@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sort"
 	"strings"
 	"time"
@@ -151,9 +152,6 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if req.Plan.Raw.IsNull() {
 		return // destroy
 	}
-	if !hubOffers(r.hub, hub.FeatureNodePools, &resp.Diagnostics) {
-		return
-	}
 	// A number known only now (from another resource) gets its rule here.
 	if !checkNumbers(req.Plan.Raw, "Invalid NodePool", nodepool.ValidateNumber, &resp.Diagnostics) {
 		return
@@ -187,7 +185,16 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if len(unknown) > 0 || r.hub == nil {
 		return // the preview depends on values known only after apply: it stays unknown
 	}
-	live, err := r.hub.NodePoolNodes(ctx, plan.Cluster, plan.Name)
+	// A new pool has no nodes, and its cluster is not contacted to plan it
+	// (it may not exist yet, or not serve NodePools yet): the fleet says
+	// whether it is a member. A pool that exists shows its live nodes.
+	var live hub.NodePoolStatus
+	var err error
+	if before == nil {
+		err = r.isMember(ctx, plan.Cluster)
+	} else {
+		live, err = r.hub.NodePoolNodes(ctx, plan.Cluster, plan.Name)
+	}
 	if errors.Is(err, hub.ErrNotFound) {
 		resp.Diagnostics.AddAttributeError(path.Root("cluster"), "Unknown member cluster", "cluster: "+err.Error()+
 			". Use the name of a member cluster (data.aks_fleet_member_clusters lists them).")
@@ -200,6 +207,18 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	reportWarnings(&resp.Diagnostics, "NodePool", nodepool.Warnings(plan.NodePool))
 	doc := newNodePoolPreviewDoc(before, plan.NodePool, live.Nodes, previewInstant(r.hub.Now()))
 	setComputed(ctx, &resp.Plan, resp.Plan.Schema, path.Root("preview"), doc, &resp.Diagnostics)
+}
+
+// isMember returns hub.ErrNotFound when cluster is not a member of the fleet.
+func (r *nodePoolResource) isMember(ctx context.Context, cluster string) error {
+	f, err := r.hub.Fleet(ctx)
+	if err != nil {
+		return err
+	}
+	if _, ok := f.Cluster(cluster); !ok {
+		return fmt.Errorf("member cluster %q: %w in the fleet", cluster, hub.ErrNotFound)
+	}
+	return nil
 }
 
 // newNodePoolPreviewDoc is the plan preview of a NodePool change (before is nil on create).
@@ -326,9 +345,6 @@ func (r *nodePoolResource) current(ctx context.Context, cluster, name string, la
 }
 
 func (r *nodePoolResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	if !hubOffers(r.hub, hub.FeatureNodePools, &resp.Diagnostics) {
-		return
-	}
 	var prior nodePoolModel
 	if _, ok := readValue(req.State.Raw, &prior, &resp.Diagnostics); !ok {
 		return

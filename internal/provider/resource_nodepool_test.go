@@ -43,6 +43,21 @@ func TestAccNodePool_lifecycle(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProviders,
 		Steps: []resource.TestStep{
 			{
+				// A new pool is planned without contacting its cluster: it has
+				// no nodes yet. Once applied, its status counts the cluster's.
+				Config: cfg + nodePoolConfig(`team = "web"`, `{ nodes = "2" }`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(npAddr, plancheck.ResourceActionCreate),
+					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "nodes", "total"), knownvalue.Int64Exact(0)),
+					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "expiring"), knownvalue.MapSizeExact(0)),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(npAddr, attrPath("status", "nodes"), knownvalue.Int64Exact(3)),
+					statecheck.ExpectKnownValue(npAddr, attrPath("id"), knownvalue.StringExact("aks-east-prod-01/default")),
+				},
+			},
+			{
+				// The pool's live nodes are previewed from now on.
 				Config: cfg + nodePoolConfig(`team = "web"`, weekdays),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "nodes", "total"), knownvalue.Int64Exact(3)),
@@ -65,12 +80,8 @@ func TestAccNodePool_lifecycle(t *testing.T) {
 					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "expiring"), knownvalue.MapExact(map[string]knownvalue.Check{
 						"aks-default-b3n8r": knownvalue.StringExact("2026-11-22T08:00:00Z"),
 					})),
-					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "drift"), knownvalue.Null()),
+					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "drift", "drifted"), knownvalue.Int64Exact(0)),
 				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(npAddr, attrPath("status", "nodes"), knownvalue.Int64Exact(3)),
-					statecheck.ExpectKnownValue(npAddr, attrPath("id"), knownvalue.StringExact("aks-east-prod-01/default")),
-				},
 			},
 			{
 				// A budget change drifts nothing.
@@ -153,16 +164,17 @@ var blockedPreview = []struct {
 
 // Reasons blocked now say when they are next allowed.
 func TestAccNodePool_nextAllowed(t *testing.T) {
+	cfg := providerConfig(t, "")
 	var checks []plancheck.PlanCheck
 	for _, c := range blockedPreview {
 		checks = append(checks, plancheck.ExpectKnownValue(npAddr, c.path, c.check))
 	}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviders,
-		Steps: []resource.TestStep{{
-			Config:           providerConfig(t, "") + nodePoolConfig(`team = "web"`, blockedBudgets),
-			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: checks},
-		}},
+		Steps: []resource.TestStep{
+			{Config: cfg + nodePoolConfig(`team = "web"`, `{ nodes = "2" }`)}, // a new pool has no nodes to preview
+			{Config: cfg + nodePoolConfig(`team = "web"`, blockedBudgets), ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: checks}},
+		},
 	})
 }
 

@@ -163,9 +163,6 @@ func (r *placementResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	if req.Plan.Raw.IsNull() {
 		return // destroy
 	}
-	if !hubOffers(r.hub, hub.FeaturePlacements, &resp.Diagnostics) {
-		return
-	}
 	var plan placementModel
 	unknown, ok := readPlan(req.Plan, &plan, &resp.Diagnostics)
 	if !ok {
@@ -269,9 +266,6 @@ func (r *placementResource) current(ctx context.Context, name string, last place
 }
 
 func (r *placementResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	if !hubOffers(r.hub, hub.FeaturePlacements, &resp.Diagnostics) {
-		return
-	}
 	var prior placementModel
 	if _, ok := readValue(req.State.Raw, &prior, &resp.Diagnostics); !ok {
 		return

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"archive/zip"
+	"context"
 	"io"
 	"os"
 	"os/exec"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/fleetform/terraform-provider-aks/internal/hub/armemu"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/kube/kubetest"
 )
 
 // jwt matches a JSON web token: base64url JSON header and payload, dot-separated.
@@ -87,6 +89,16 @@ resource "aks_fleet_update_strategy" "s" {
 }
 data "aks_fleet_member_clusters" "all" {}
 output "members" { value = length(data.aks_fleet_member_clusters.all.names) }
+resource "aks_fleet_placement" "p" {
+  name               = "secrets-`+strings.ToLower(strings.ReplaceAll(mode.name, " ", "-"))+`"
+  resource_selectors = [{ version = "v1", kind = "Namespace", name = "web" }]
+  policy             = { placement_type = "PickAll" }
+}
+resource "aks_nap_nodepool" "np" {
+  cluster  = "aks-east-prod-01"
+  name     = "secrets-`+strings.ToLower(strings.ReplaceAll(mode.name, " ", "-"))+`"
+  template = { node_class_ref = { group = "karpenter.azure.com", kind = "AKSNodeClass", name = "default" } }
+}
 `)
 			logPath := filepath.Join(work, "trace.log")
 			var outputs strings.Builder
@@ -111,6 +123,25 @@ output "members" { value = length(data.aks_fleet_member_clusters.all.names) }
 			}
 			if !strings.Contains(string(logs), "hub call") {
 				t.Fatal("the trace log holds no hub call of the provider: it did not capture the provider's logs")
+			}
+			// The kubeconfigs' credentials of the hub and member clusters the
+			// placement and the NodePool were written to.
+			secrets := map[string]string{"client secret": testClientSecret, "OIDC token": testOIDCToken,
+				"hub cluster token": armemu.HubClusterToken, "a bearer token": "Bearer ", "a private key": "PRIVATE KEY",
+				"a client certificate": "client-certificate-data"}
+			sim, err := simFor(filepath.Join(dir, "state.db"), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for what, get := range map[string]func(context.Context) (*kubetest.Cluster, error){
+				"the hub cluster's token":    sim.Hub,
+				"the member cluster's token": func(ctx context.Context) (*kubetest.Cluster, error) { return sim.Member(ctx, "aks-east-prod-01") },
+			} {
+				c, err := get(context.Background())
+				if err != nil {
+					t.Fatal(err)
+				}
+				secrets[what] = c.Token
 			}
 			places := map[string]string{"CLI output": outputs.String(), "trace log": string(logs)}
 			for _, f := range []string{"terraform.tfstate", "terraform.tfstate.backup"} {
@@ -139,8 +170,7 @@ output "members" { value = length(data.aks_fleet_member_clusters.all.names) }
 				if jwt.MatchString(text) { // an access token the provider was issued (a JWT: header.payload.)
 					t.Errorf("a JSON web token appears in the %s", where)
 				}
-				for what, secret := range map[string]string{"client secret": testClientSecret, "OIDC token": testOIDCToken,
-					"hub cluster token": armemu.HubClusterToken, "a bearer token": "Bearer "} {
+				for what, secret := range secrets {
 					if strings.Contains(text, secret) {
 						t.Errorf("the %s appears in the %s", what, where)
 					}

@@ -27,7 +27,31 @@ func (s *Server) aksRoutes() []route {
 		newRoute(http.MethodGet, clustersPath+"/{name}/maintenanceConfigurations/{config}", aksVersions, s.getMaintenanceConfiguration),
 		newRoute(http.MethodGet, clustersPath+"/{name}/agentPools/{pool}/upgradeProfiles/"+aksconv.UpgradeProfileName, aksVersions, s.getAgentPoolUpgradeProfile),
 		newRoute(http.MethodGet, locationPath+"/kubernetesVersions", aksVersions, s.kubernetesVersions),
+		newRoute(http.MethodPost, clustersPath+"/{name}/listClusterUserCredential", aksVersions, s.listClusterUserCredential),
 	}
+}
+
+// listClusterUserCredential serves POST
+// …/managedClusters/{name}/listClusterUserCredential: the kubeconfig of the
+// member cluster's API server, from Options.Kubeconfig. An emulator without
+// member API servers refuses, as AKS refuses a cluster that is stopped.
+func (s *Server) listClusterUserCredential(c *call) {
+	_, cl := c.cluster()
+	if cl == nil {
+		return
+	}
+	if s.opts.Kubeconfig == nil {
+		c.fail(http.StatusBadRequest, "OperationNotAllowed", "The emulator serves no Kubernetes API for managed cluster '"+cl.Name+"'.", "")
+		return
+	}
+	kubeconfig, err := s.opts.Kubeconfig(c.r.Context(), cl.Name)
+	if err != nil {
+		c.fail(http.StatusInternalServerError, "InternalServerError", "The member cluster's API server is not available: "+err.Error(), "")
+		return
+	}
+	name := "clusterUser"
+	c.reply(http.StatusOK, armcontainerservice.CredentialResults{Kubeconfigs: []*armcontainerservice.CredentialResult{
+		{Name: &name, Value: kubeconfig}}}, "")
 }
 
 // cluster is the fleet and the cluster the path names (ARM ids compare

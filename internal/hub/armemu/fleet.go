@@ -57,6 +57,13 @@ func (s *Server) getFleet(c *call) {
 // also serves (kubeapi), at the address the request came to.
 func (s *Server) listCredentials(c *call) {
 	kubeconfig := kubeapi.Kubeconfig(c.baseURL(), s.caPEM, HubClusterToken)
+	if s.opts.Kubeconfig != nil {
+		var err error
+		if kubeconfig, err = s.opts.Kubeconfig(c.r.Context(), ""); err != nil {
+			c.fail(http.StatusInternalServerError, "InternalServerError", "The fleet hub cluster's API server is not available: "+err.Error(), "")
+			return
+		}
+	}
 	c.reply(http.StatusOK, armfleet.FleetCredentialResults{Kubeconfigs: []armfleet.FleetCredentialResult{
 		{Name: "clusterUser", Value: kubeconfig}}}, "")
 }

@@ -51,6 +51,13 @@ type Options struct {
 	// SignIn decides whether the identity endpoint issues a token for a
 	// grant (nil: every grant), so tests can refuse a credential.
 	SignIn func(entraid.Grant) error
+	// Kubeconfig, when set, gives the kubeconfig of a real Kubernetes API
+	// server for the fleet hub cluster (cluster "") and for each member
+	// cluster (its name), answered by the fleet's listCredentials and the
+	// managed cluster's listClusterUserCredential. Unset: the hub cluster
+	// is the emulator's own read-only MemberCluster API (package kubeapi)
+	// and member clusters have none.
+	Kubeconfig func(ctx context.Context, cluster string) ([]byte, error)
 	// Polls is how many InProgress answers each long-running operation
 	// gives before it finishes (default 1); negative means none.
 	Polls int

@@ -3,8 +3,10 @@ package azure_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"reflect"
+	"sync"
 	"testing"
 	"time"
 
@@ -18,6 +20,8 @@ import (
 	"github.com/fleetform/terraform-provider-aks/internal/hub/azure/armclient"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/azure/armfleet"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/hubtest"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/kube/fleetsim"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/kube/kubetest"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/mock"
 )
 
@@ -29,20 +33,28 @@ type emulated struct {
 	*azure.Hub
 	server *armemu.Server
 	mock   func() (hub.Hub, error)
+	sim    *fleetsim.Sim
 }
 
-func newEmulated(t *testing.T) *emulated {
+func newEmulated(t *testing.T) *emulated { t.Helper(); return newEmulatedWith(t, nil) }
+
+// newEmulatedWith is newEmulated with the hub's configuration edited.
+func newEmulatedWith(t *testing.T, edit func(*azure.Config)) *emulated {
 	t.Helper()
 	cfg := mock.Config{StatePath: filepath.Join(t.TempDir(), "state.db"),
 		Clock: mock.ClockConfig{Mode: mock.ClockFixed, Time: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}}
 	backend := func() (hub.Hub, error) { return mock.New(cfg) }
-	srv := armemu.New(armemu.Options{Fleet: fleetID, Hub: func(context.Context) (hub.Hub, error) { return backend() }})
+	sim := fleetsim.New(kubeEnv(t), func(context.Context) (hub.Hub, error) { return backend() })
+	sim.Log = t
+	t.Cleanup(sim.Close)
+	srv := armemu.New(armemu.Options{Fleet: fleetID, Hub: func(context.Context) (hub.Hub, error) { return backend() },
+		Kubeconfig: sim.Kubeconfig})
 	run, err := armemu.Listen("127.0.0.1:0", srv)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = run.Close() })
-	h, err := azure.New(context.Background(), azure.Config{Fleet: fleetID, Client: armclient.Options{
+	hubCfg := azure.Config{Fleet: fleetID, Client: armclient.Options{
 		Credential: &azfake.TokenCredential{},
 		Cloud: cloud.Configuration{Services: map[cloud.ServiceName]cloud.ServiceConfiguration{
 			cloud.ResourceManager: {Endpoint: run.URL, Audience: run.URL}}},
@@ -50,18 +62,47 @@ func newEmulated(t *testing.T) *emulated {
 		DisableRPRegistration: true,
 		PollFrequency:         time.Millisecond,
 		Retry:                 &policy.RetryOptions{RetryDelay: time.Millisecond, MaxRetryDelay: 10 * time.Millisecond},
-	}})
+	}}
+	if edit != nil {
+		edit(&hubCfg)
+	}
+	h, err := azure.New(context.Background(), hubCfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &emulated{Hub: h, server: srv, mock: backend}
+	return &emulated{Hub: h, server: srv, mock: backend, sim: sim}
 }
 
-// The azure hub passes the contract every hub passes, through the wire
-// emulator, for every object ARM holds (placements and NodePools live on
-// Kubernetes API servers: not yet).
+// The API servers of the hub and member clusters, one set for the test
+// binary (fleetsim empties them for each new mock state).
+var kubeServers struct {
+	once sync.Once
+	env  *kubetest.Env
+	err  error
+}
+
+func kubeEnv(t *testing.T) *kubetest.Env {
+	kubeServers.once.Do(func() { kubeServers.env, kubeServers.err = kubetest.Start(kubetest.Stderr) })
+	if kubeServers.err != nil {
+		t.Fatal(kubeServers.err)
+	}
+	return kubeServers.env
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if kubeServers.env != nil {
+		kubeServers.env.Close()
+	}
+	os.Exit(code)
+}
+
+// The azure hub passes the contract every hub passes: through the wire
+// emulator for every object ARM holds, and through real API servers for
+// placements (the hub cluster, with fleetsim as Fleet's scheduler) and
+// NodePools (the member clusters).
 func TestContract(t *testing.T) {
-	hubtest.Run(t, func(t *testing.T) hub.Hub { return newEmulated(t) }, hubtest.Placements, hubtest.NodePools)
+	hubtest.Run(t, func(t *testing.T) hub.Hub { return newEmulated(t) })
 }
 
 // The fleet read through ARM is the mock's, for every fact ARM carries.

@@ -2,9 +2,9 @@
 // Azure Resource Manager (update strategies, update runs, auto-upgrade
 // profiles, gates and members, on the hand-typed wire format of armfleet),
 // and the member clusters' facts through the generated armcontainerservice
-// SDK (designs/hub.md §9). Placements and NodePools, which live on the fleet
-// hub cluster's and the member clusters' Kubernetes APIs, are not available
-// yet: those calls return ErrUnavailable.
+// SDK (designs/hub.md §9); placements on the fleet hub cluster's Kubernetes
+// API and NodePools on the member clusters' (designs/hub.md §10), through
+// client-go's dynamic client and the converters of package kube.
 //
 // The hub stores and executes; it never decides policy. It converts between
 // the hub's objects and the wire, and derives what the wire does not carry
@@ -50,23 +50,28 @@ type Config struct {
 	Concurrency int
 	// CredentialDescription names the authentication method for logs (never a secret).
 	CredentialDescription string
+	// HubCluster is the fleet hub cluster's kubeconfig; nil: the fleet's listCredentials.
+	HubCluster *KubeconfigSource
+	// MemberClusters are member clusters' kubeconfigs by member name; a
+	// member not listed: its managed cluster's user credentials.
+	MemberClusters map[string]KubeconfigSource
+	// PlacementTimeout bounds the wait for the Fleet scheduler's decisions
+	// after a placement is written; 0 means DefaultPlacementTimeout.
+	PlacementTimeout time.Duration
 }
 
 // Hub is the azure hub.
 type Hub struct {
-	cfg Config
-	c   *armclient.Client
-	inv *inventory
+	cfg      Config
+	c        *armclient.Client
+	inv      *inventory
+	clusters *clusters
 
 	mu    sync.Mutex
 	fleet *fleet.Fleet // the fleet, read once per provider process (one Terraform operation)
 }
 
 var _ hub.Hub = (*Hub)(nil)
-
-// ErrUnavailable is returned for what the azure hub cannot do yet.
-var ErrUnavailable = errors.New("not yet available with the azure hub: placements and NodePools are written to the fleet hub " +
-	"cluster's and the member clusters' Kubernetes APIs, which this provider version does not write to yet; use the mock hub for them")
 
 // New connects to the fleet: it reads the fleet resource once, so that a
 // missing fleet, bad credentials or an unreachable endpoint fail at
@@ -89,7 +94,12 @@ func New(ctx context.Context, cfg Config) (*Hub, error) {
 		}
 		return nil, err
 	}
-	return &Hub{cfg: cfg, c: c, inv: newInventory(c, cfg.Concurrency, f.Properties.HubProfile != nil)}, nil
+	h := &Hub{cfg: cfg, c: c, inv: newInventory(c, cfg.Concurrency, f.Properties.HubProfile != nil)}
+	h.clusters = &clusters{h: h}
+	if h.inv.hubCluster || cfg.HubCluster != nil {
+		h.inv.hubClient = h.clusters.hubCluster
+	}
+	return h, nil
 }
 
 // Now is Resource Manager's clock: the Date of its newest response, so that
@@ -120,38 +130,6 @@ func (h *Hub) Fleet(ctx context.Context) (*fleet.Fleet, error) {
 
 // UpgradeDuration is the configured estimate of one member's upgrade.
 func (h *Hub) UpgradeDuration() time.Duration { return h.cfg.UpgradeDuration }
-
-// Placements and NodePools: not yet.
-
-// Unavailable says that placements and NodePools are not available yet, so
-// that a configuration using them fails at plan.
-func (h *Hub) Unavailable(feature string) error {
-	switch feature {
-	case hub.FeaturePlacements, hub.FeatureNodePools:
-		return fmt.Errorf("%s are %w.", feature, ErrUnavailable)
-	}
-	return nil
-}
-
-func (h *Hub) GetPlacement(context.Context, string) (*hub.Placement, error) {
-	return nil, ErrUnavailable
-}
-func (h *Hub) ApplyPlacement(context.Context, hub.Placement, hub.Precondition) (*hub.Placement, error) {
-	return nil, ErrUnavailable
-}
-func (h *Hub) DeletePlacement(context.Context, string, hub.Precondition) error { return ErrUnavailable }
-func (h *Hub) GetNodePool(context.Context, string, string) (*hub.NodePool, error) {
-	return nil, ErrUnavailable
-}
-func (h *Hub) ApplyNodePool(context.Context, hub.NodePool, hub.Precondition) (*hub.NodePool, error) {
-	return nil, ErrUnavailable
-}
-func (h *Hub) DeleteNodePool(context.Context, string, string, hub.Precondition) error {
-	return ErrUnavailable
-}
-func (h *Hub) NodePoolNodes(context.Context, string, string) (hub.NodePoolStatus, error) {
-	return hub.NodePoolStatus{}, ErrUnavailable
-}
 
 // Update strategies.
 

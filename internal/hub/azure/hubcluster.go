@@ -2,14 +2,12 @@ package azure
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"strings"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
@@ -26,35 +24,22 @@ const memberClusterPage = 500
 // hubClusterFacts reads the fleet hub cluster's MemberCluster objects: the
 // facts Resource Manager does not carry (agent status and heartbeats,
 // taints, properties, resource usage), by member name. The hub cluster's
-// kubeconfig comes from the fleet's listCredentials; a kubeconfig that signs
-// in through kubelogin (Entra ID) gets its tokens from the hub's own
-// credential instead, so no external binary runs. A hubless fleet has no
-// hub cluster: no facts.
-func (inv *inventory) hubClusterFacts(ctx context.Context, cred azcore.TokenCredential) (map[string]kubeconv.Facts, error) {
-	if !inv.hubCluster {
+// kubeconfig comes from the fleet's listCredentials, or is given (azure.hub_cluster).
+// A hubless fleet has no hub cluster: no facts.
+func (inv *inventory) hubClusterFacts(ctx context.Context) (map[string]kubeconv.Facts, error) {
+	if inv.hubClient == nil {
 		return nil, nil
 	}
-	creds, err := inv.c.ListCredentials(ctx)
+	kc, err := inv.hubClient(ctx)
 	if err != nil {
 		return nil, err
-	}
-	if len(creds.Kubeconfigs) == 0 {
-		return nil, fmt.Errorf("the fleet's listCredentials returned no kubeconfig for its hub cluster")
-	}
-	cfg, err := restConfig(creds.Kubeconfigs[0].Value, cred)
-	if err != nil {
-		return nil, fmt.Errorf("the fleet hub cluster's kubeconfig: %w", err)
-	}
-	client, err := dynamic.NewForConfig(cfg)
-	if err != nil {
-		return nil, fmt.Errorf("the fleet hub cluster's kubeconfig: %w", err)
 	}
 	out := map[string]kubeconv.Facts{}
 	opts := metav1.ListOptions{Limit: memberClusterPage}
 	for {
-		list, err := client.Resource(kubeconv.MemberClusterGVR).List(ctx, opts)
+		list, err := kc.dyn.Resource(kubeconv.MemberClusterGVR).List(ctx, opts)
 		if err != nil {
-			return nil, fmt.Errorf("listing the MemberClusters of the fleet hub cluster %s: %w", cfg.Host, err)
+			return nil, kc.fail("listing the MemberClusters", err)
 		}
 		for i := range list.Items {
 			facts, err := kubeconv.FactsFrom(&list.Items[i])
@@ -69,36 +54,19 @@ func (inv *inventory) hubClusterFacts(ctx context.Context, cred azcore.TokenCred
 	}
 }
 
-// restConfig is the client configuration of a kubeconfig; an exec plugin
-// (kubelogin, what AKS returns for Entra ID clusters) is replaced by tokens
-// of cred for the server application it names.
+// restConfig is the client configuration of a kubeconfig's current context
+// (configFrom: a kubelogin exec plugin is replaced by tokens of cred).
 func restConfig(kubeconfig []byte, cred azcore.TokenCredential) (*rest.Config, error) {
 	raw, err := clientcmd.Load(kubeconfig)
 	if err != nil {
 		return nil, err
 	}
-	scope := ""
-	if ctx, ok := raw.Contexts[raw.CurrentContext]; ok {
-		if user, ok := raw.AuthInfos[ctx.AuthInfo]; ok && user.Exec != nil {
-			scope = AKSServerScope
-			if id := flagValue(user.Exec.Args, "--server-id"); id != "" {
-				scope = id + "/.default" // kubelogin's server application, as the kubeconfig names it
-			}
-			user.Exec = nil
-		}
-	}
-	cfg, err := clientcmd.NewDefaultClientConfig(*raw, nil).ClientConfig()
-	if err != nil {
-		return nil, err
-	}
-	if scope != "" {
-		cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper { return &entraToken{next: rt, cred: cred, scope: scope} })
-	}
-	cfg.UserAgent = "terraform-provider-aks"
-	// kubectl's client limits (client-go's default, 5 per second, would
-	// make paging through a large fleet's MemberClusters crawl).
-	cfg.QPS, cfg.Burst = 50, 300
-	return cfg, nil
+	return configFrom(raw, cred)
+}
+
+// entraTransport signs each request with a token of cred for scope.
+func entraTransport(cred azcore.TokenCredential, scope string) func(http.RoundTripper) http.RoundTripper {
+	return func(rt http.RoundTripper) http.RoundTripper { return &entraToken{next: rt, cred: cred, scope: scope} }
 }
 
 // entraToken signs each request with a token for the AKS server application.

@@ -36,6 +36,8 @@ type inventory struct {
 	// hubCluster: the fleet has a hub cluster (hubProfile), whose
 	// MemberCluster objects hold the facts ARM does not.
 	hubCluster bool
+	// hubClient connects to the hub cluster; nil when there is none.
+	hubClient func(context.Context) (*kubeCluster, error)
 
 	mu        sync.Mutex
 	factories map[string]*armcontainerservice.ClientFactory // per subscription
@@ -114,7 +116,7 @@ func (inv *inventory) read(ctx context.Context, opts armclient.Options) (*fleet.
 		// A hub cluster that cannot be read (no Kubernetes role on it, a
 		// private API server) leaves them unknown, as for a hubless fleet,
 		// and says why in the log rather than failing every plan.
-		facts, err := inv.hubClusterFacts(gctx, opts.Credential)
+		facts, err := inv.hubClusterFacts(gctx)
 		if err != nil && gctx.Err() == nil {
 			tflog.Warn(ctx, "the fleet hub cluster's MemberClusters could not be read: member agent status, taints, properties "+
 				"and resource usage are unknown", map[string]any{"error": err.Error()})

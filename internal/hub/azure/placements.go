@@ -1,0 +1,283 @@
+package azure
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
+	"github.com/fleetform/terraform-provider-aks/internal/hub"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/kube"
+)
+
+// DefaultPlacementTimeout bounds the wait for Fleet's scheduler after a
+// placement is written, and for its finalizers after it is deleted.
+const DefaultPlacementTimeout = 2 * time.Minute
+
+// Placements are ClusterResourcePlacements on the fleet hub cluster
+// (designs/hub.md §10). A write replaces the spec and keeps what Fleet
+// keeps on the object (finalizers, labels, status); the answer waits until
+// Fleet's scheduler has decided for the new generation, as the mock hub's
+// answer holds its decisions.
+
+func (h *Hub) GetPlacement(ctx context.Context, name string) (*hub.Placement, error) {
+	kc, err := h.clusters.hubCluster(ctx)
+	if err != nil {
+		return nil, err
+	}
+	obj, err := kc.dyn.Resource(kube.PlacementGVR).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return nil, kc.fail(placementObject(name), err)
+	}
+	return placementFrom(ctx, kc, obj)
+}
+
+func (h *Hub) ApplyPlacement(ctx context.Context, p hub.Placement, pre hub.Precondition) (*hub.Placement, error) {
+	kc, err := h.clusters.hubCluster(ctx)
+	if err != nil {
+		return nil, err
+	}
+	obj, err := writeSpec(ctx, kc, kube.PlacementGVR, placementObject(p.Name), kube.PlacementObject(p.Name, p.Spec), pre)
+	if err != nil {
+		return nil, err
+	}
+	obj, err = h.awaitScheduled(ctx, kc, obj)
+	if err != nil {
+		return nil, err
+	}
+	return placementFrom(ctx, kc, obj)
+}
+
+func (h *Hub) DeletePlacement(ctx context.Context, name string, pre hub.Precondition) error {
+	kc, err := h.clusters.hubCluster(ctx)
+	if err != nil {
+		return err
+	}
+	return deleteObject(ctx, kc, kube.PlacementGVR, placementObject(name), name, pre, h.placementTimeout())
+}
+
+func placementObject(name string) string { return fmt.Sprintf("ClusterResourcePlacement %q", name) }
+
+func (h *Hub) placementTimeout() time.Duration {
+	if h.cfg.PlacementTimeout > 0 {
+		return h.cfg.PlacementTimeout
+	}
+	return DefaultPlacementTimeout
+}
+
+// awaitScheduled waits until Fleet's scheduler reports decisions for the
+// placement's current generation (its Scheduled condition observes it).
+func (h *Hub) awaitScheduled(ctx context.Context, kc *kubeCluster, obj *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+	name, generation := obj.GetName(), obj.GetGeneration()
+	deadline := time.Now().Add(h.placementTimeout())
+	for delay := 10 * time.Millisecond; ; delay = min(2*delay, time.Second) {
+		st, err := kube.PlacementStatusFrom(obj)
+		if err != nil {
+			return nil, err
+		}
+		if st.ObservedGeneration >= generation {
+			return obj, nil
+		}
+		if time.Now().After(deadline) {
+			return nil, &hub.ClusterError{Cluster: kc.what,
+				Problem: fmt.Sprintf("Fleet's scheduler has not scheduled %s (generation %d) within %s", placementObject(name), generation, h.placementTimeout()),
+				Fix:     "check that the fleet's hub agent runs on the hub cluster (kubectl -n fleet-system get pods) and read its scheduler's log"}
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(delay):
+		}
+		if obj, err = kc.dyn.Resource(kube.PlacementGVR).Get(ctx, name, metav1.GetOptions{}); err != nil {
+			return nil, kc.fail(placementObject(name), err)
+		}
+	}
+}
+
+// placementFrom reads a placement and its scheduling as Fleet keeps it: the
+// spec and conditions on the ClusterResourcePlacement, the clusters held
+// with the score each was picked with on its ClusterResourceBindings, and
+// the latest scheduling cycle's decisions (with the clusters left out and
+// why) on its latest ClusterSchedulingPolicySnapshot.
+func placementFrom(ctx context.Context, kc *kubeCluster, obj *unstructured.Unstructured) (*hub.Placement, error) {
+	name, spec, err := kube.PlacementFromObject(obj)
+	if err != nil {
+		return nil, err
+	}
+	st, err := kube.PlacementStatusFrom(obj)
+	if err != nil {
+		return nil, err
+	}
+	p := &hub.Placement{Meta: meta(obj), Spec: spec}
+	p.Status.ObservedGeneration = st.ObservedGeneration
+	for _, c := range st.Conditions {
+		p.Status.Conditions = append(p.Status.Conditions, hub.Condition(c))
+		if c.Type == kube.ConditionScheduled {
+			p.Status.Fulfilled = c.Status == "True"
+			if !p.Status.Fulfilled {
+				p.Status.Message = c.Message
+			}
+		}
+	}
+
+	parent := labels.Set{kube.ParentPlacementLabel: name}
+	bindings, err := listAll(ctx, kc, kube.BindingGVR, parent)
+	if err != nil {
+		return nil, err
+	}
+	recorded := map[string]placement.Decision{}
+	for i := range bindings {
+		d, state, err := kube.DecisionFromBinding(&bindings[i])
+		if err != nil {
+			return nil, err
+		}
+		if state != kube.BindingStateUnscheduled {
+			recorded[d.ClusterName] = d
+			p.Status.Selected = append(p.Status.Selected, d.ClusterName)
+		}
+	}
+	slices.Sort(p.Status.Selected)
+
+	latest := labels.Set{kube.ParentPlacementLabel: name, kube.IsLatestSnapshotLabel: "true"}
+	snapshots, err := listAll(ctx, kc, kube.PolicySnapshotGVR, latest)
+	if err != nil {
+		return nil, err
+	}
+	p.Status.Requested = requestedBy(spec.Policy)
+	if len(snapshots) > 0 {
+		snap, err := kube.PolicySnapshotFrom(&snapshots[0])
+		if err != nil {
+			return nil, err
+		}
+		p.Status.Requested = snap.Requested
+		for _, d := range snap.Decisions {
+			if b, ok := recorded[d.ClusterName]; ok { // the binding holds the score the cluster was picked with
+				d = b
+			}
+			if d.Selected && recorded[d.ClusterName].ClusterName == "" {
+				continue // decided selected, but its binding is gone: not held
+			}
+			p.Status.Decisions = append(p.Status.Decisions, d)
+		}
+	}
+	return p, nil
+}
+
+// requestedBy is how many clusters a policy asks for before the scheduler's
+// first cycle: numberOfClusters for PickN, the names for PickFixed, -1 for
+// PickAll (placement.Result.Requested).
+func requestedBy(p placement.Policy) int {
+	switch placement.WithDefaults(placement.Spec{Policy: p}).Policy.PlacementType {
+	case placement.PickN:
+		if p.NumberOfClusters != nil {
+			return *p.NumberOfClusters
+		}
+		return 0
+	case placement.PickFixed:
+		return len(p.ClusterNames)
+	}
+	return -1
+}
+
+// meta is a Kubernetes object's metadata as the hub's: the resourceVersion
+// is the ETag that writes are conditioned on.
+func meta(obj *unstructured.Unstructured) hub.Meta {
+	return hub.Meta{Name: obj.GetName(), ETag: obj.GetResourceVersion(), Generation: obj.GetGeneration(),
+		CreatedAt: obj.GetCreationTimestamp().UTC(), UpdatedAt: obj.GetCreationTimestamp().UTC()}
+}
+
+// listAll lists the objects of a resource with the labels, every page.
+func listAll(ctx context.Context, kc *kubeCluster, gvr schema.GroupVersionResource, sel labels.Set) ([]unstructured.Unstructured, error) {
+	var out []unstructured.Unstructured
+	opts := metav1.ListOptions{LabelSelector: sel.String(), Limit: memberClusterPage}
+	for {
+		list, err := kc.dyn.Resource(gvr).List(ctx, opts)
+		if err != nil {
+			return nil, kc.fail("listing "+gvr.Resource+" "+sel.String(), err)
+		}
+		out = append(out, list.Items...)
+		if opts.Continue = list.GetContinue(); opts.Continue == "" {
+			return out, nil
+		}
+	}
+}
+
+// writeSpec creates or updates an object's spec under the precondition: a
+// create must not find it (If-None-Match), an update must find the
+// resourceVersion given (If-Match); without either, whatever is there is
+// updated. An update replaces the spec only: the labels, annotations,
+// finalizers and status that controllers keep on the object stay.
+func writeSpec(ctx context.Context, kc *kubeCluster, gvr schema.GroupVersionResource, what string, want *unstructured.Unstructured, pre hub.Precondition) (*unstructured.Unstructured, error) {
+	client := kc.dyn.Resource(gvr)
+	if pre.IfNoneMatch {
+		obj, err := client.Create(ctx, want, metav1.CreateOptions{FieldManager: fieldManager})
+		return obj, kc.fail(what, err)
+	}
+	cur, err := client.Get(ctx, want.GetName(), metav1.GetOptions{})
+	switch {
+	case err != nil && pre.IfMatch != "" && errors.Is(kc.fail(what, err), hub.ErrNotFound):
+		return nil, fmt.Errorf("%s: it no longer exists: %w", what, hub.ErrPreconditionFailed)
+	case err != nil && pre.IfMatch == "" && errors.Is(kc.fail(what, err), hub.ErrNotFound):
+		obj, err := client.Create(ctx, want, metav1.CreateOptions{FieldManager: fieldManager})
+		return obj, kc.fail(what, err)
+	case err != nil:
+		return nil, kc.fail(what, err)
+	}
+	if pre.IfMatch != "" {
+		cur.SetResourceVersion(pre.IfMatch) // the server refuses the update (409) when the object moved on
+	}
+	cur.Object["spec"] = want.Object["spec"]
+	obj, err := client.Update(ctx, cur, metav1.UpdateOptions{FieldManager: fieldManager})
+	return obj, kc.fail(what, err)
+}
+
+// fieldManager names this provider in the objects' managedFields.
+const fieldManager = "terraform-provider-aks"
+
+// deleteObject deletes an object, conditioned on its resourceVersion when
+// pre has one, and waits until it is gone: controllers' finalizers (Fleet's
+// on a placement) hold it until they have cleaned up, and a placement of
+// the same name created meanwhile would be refused.
+func deleteObject(ctx context.Context, kc *kubeCluster, gvr schema.GroupVersionResource, what, name string, pre hub.Precondition, timeout time.Duration) error {
+	client := kc.dyn.Resource(gvr)
+	opts := metav1.DeleteOptions{}
+	if pre.IfMatch != "" {
+		rv := pre.IfMatch
+		opts.Preconditions = &metav1.Preconditions{ResourceVersion: &rv}
+	}
+	if err := client.Delete(ctx, name, opts); err != nil {
+		return kc.fail(what, err)
+	}
+	return awaitGone(ctx, kc, client, what, name, timeout)
+}
+
+func awaitGone(ctx context.Context, kc *kubeCluster, client dynamic.ResourceInterface, what, name string, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	for delay := 10 * time.Millisecond; ; delay = min(2*delay, time.Second) {
+		obj, err := client.Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			if err = kc.fail(what, err); errors.Is(err, hub.ErrNotFound) {
+				return nil
+			}
+			return err
+		}
+		if time.Now().After(deadline) {
+			return &hub.ClusterError{Cluster: kc.what,
+				Problem: fmt.Sprintf("%s is still being deleted after %s, held by the finalizers %v", what, timeout, obj.GetFinalizers()),
+				Fix:     "check the controllers that own those finalizers on the cluster, then apply again"}
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(delay):
+		}
+	}
+}
