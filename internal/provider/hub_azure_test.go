@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -111,4 +112,61 @@ resource "aks_fleet_update_run" "r" {
 			},
 		},
 	})
+}
+
+// A NodePool is planned without contacting its member cluster, so the plan
+// succeeds whatever the cluster's state; at apply, a cluster that does not
+// serve NodePools says that Node Auto Provisioning is not enabled on it,
+// and one that cannot be reached says so and what to check — each one
+// diagnostic naming the cluster. The member clusters are reached here
+// through explicit kubeconfigs (azure.member_clusters).
+func TestAccAzureMemberClusterDiagnostics(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "state.db")
+	e, err := emulatorFor(state, "", testClock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := simFor(state, nil); err != nil { // starts the test binary's API servers
+		t.Fatal(err)
+	}
+	withoutNAP, err := kube.env.Cluster("without-nap") // a cluster without the NodePool CRD
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	noNAP, gone := filepath.Join(dir, "without-nap.yaml"), filepath.Join(dir, "gone.yaml")
+	writeFile(t, noNAP, string(withoutNAP.Kubeconfig))
+	writeFile(t, gone, `apiVersion: v1
+kind: Config
+clusters: [{name: gone, cluster: {server: "https://127.0.0.1:1"}}]
+users: [{name: u, user: {token: not-a-secret}}]
+contexts: [{name: gone, context: {cluster: gone, user: u}}]
+current-context: gone
+`)
+	cfg := strings.Replace(e.config(nil), "  }\n}\n", fmt.Sprintf(`    member_clusters = {
+      "aks-east-prod-01" = { kubeconfig_path = %q }
+      "aks-east-dev-01"  = { kubeconfig_path = %q, context = "gone" }
+    }
+  }
+}
+`, noNAP, gone), 1)
+	pool := func(cluster string) string {
+		return cfg + `
+resource "aks_nap_nodepool" "np" {
+  cluster  = "` + cluster + `"
+  name     = "general"
+  template = { node_class_ref = { group = "karpenter.azure.com", kind = "AKSNodeClass", name = "default" } }
+}`
+	}
+	for _, tc := range []struct{ cluster, want string }{
+		{"aks-east-prod-01", `Cannot create aks_nap_nodepool on member cluster "aks-east-prod-01"`},
+		{"aks-east-prod-01", `Node Auto Provisioning is not enabled on it: it does not serve karpenter.sh/v1 NodePools`},
+		{"aks-east-dev-01", `its API server https://127.0.0.1:1 cannot be reached`},
+		{"aks-east-dev-01", `Check that the cluster is running and that its API server is reachable from this machine`},
+	} {
+		resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviders, Steps: []resource.TestStep{
+			{Config: pool(tc.cluster), PlanOnly: true, ExpectNonEmptyPlan: true}, // no contact at plan
+			{Config: pool(tc.cluster), ExpectError: expectError(tc.want)},
+		}})
+	}
 }

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/fleetform/terraform-provider-aks/internal/hub"
 )
 
 const npAddr = "aks_nap_nodepool.test"
@@ -330,4 +333,28 @@ func TestAccNodePool_admittedLikeKarpenter(t *testing.T) {
 		)
 	}
 	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviders, Steps: steps})
+}
+
+// A NodePool deleted outside Terraform (kubectl delete nodepool) is gone
+// from the state at the next refresh, and the plan creates it again.
+func TestAccNodePool_deletedOutOfBandIsRecreated(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "state.db")
+	cfg := providerConfigAt(state, "", testClock) + nodePoolConfig(`team = "web"`, `{ nodes = "2" }`)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviders,
+		Steps: []resource.TestStep{
+			{Config: cfg},
+			{
+				PreConfig: func() {
+					if err := hubOf(t, state, "", testClock).DeleteNodePool(context.Background(), "aks-east-prod-01", "default", hub.Precondition{}); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(npAddr, plancheck.ResourceActionCreate),
+				}},
+			},
+		},
+	})
 }
