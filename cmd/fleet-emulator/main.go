@@ -10,6 +10,15 @@
 // It writes the server's self-signed certificate to -cert-out (by default
 // emulator-cert.pem beside the state database) and prints the URL to use as
 // the resource manager endpoint and the certificate's path.
+//
+// With -clusters (the default), the fleet hub cluster and the member
+// clusters are real Kubernetes API servers, started in-process when first
+// asked for (an embedded etcd and kube-apiserver with the real Fleet and
+// Karpenter CRDs, package kubetest; a few seconds each), which the fleet's
+// listCredentials and each managed cluster's listClusterUserCredential hand
+// out, and on which package fleetsim plays Fleet's scheduler and Karpenter's
+// nodes: placements and NodePools work as on Azure. -clusters=false serves
+// only the hub cluster's MemberCluster list, read-only.
 package main
 
 import (
@@ -27,6 +36,8 @@ import (
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/armemu"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/azure/armfleet"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/kube/fleetsim"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/kube/kubetest"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/mock"
 )
 
@@ -59,6 +70,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	certOut := fs.String("cert-out", "", "where to write the certificate PEM (default: emulator-cert.pem beside -state)")
 	pageSize := fs.Int("page-size", armemu.DefaultPageSize, "items per LIST page")
 	polls := fs.Int("polls", armemu.DefaultPolls, "InProgress answers of each long-running operation (negative: none)")
+	clusters := fs.Bool("clusters", true, "serve the hub and member clusters as real Kubernetes API servers in-process (placements, NodePools)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -79,8 +91,20 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	id := armfleet.FleetID{SubscriptionID: *sub, ResourceGroup: *rg, Fleet: *name}
-	srv := armemu.New(armemu.Options{Fleet: id, Location: *location, PageSize: *pageSize, Polls: *polls,
-		Hub: func(context.Context) (hub.Hub, error) { return h, nil }})
+	backend := func(context.Context) (hub.Hub, error) { return h, nil }
+	opts := armemu.Options{Fleet: id, Location: *location, PageSize: *pageSize, Polls: *polls, Hub: backend}
+	if *clusters {
+		env, err := kubetest.Start(kubetest.Stderr)
+		if err != nil {
+			return err
+		}
+		defer env.Close()
+		sim := fleetsim.New(env, backend)
+		sim.Log = kubetest.Stderr
+		defer sim.Close()
+		opts.Kubeconfig = sim.Kubeconfig
+	}
+	srv := armemu.New(opts)
 	r, err := armemu.Listen(*listen, srv)
 	if err != nil {
 		return err
