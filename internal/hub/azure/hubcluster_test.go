@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 
@@ -85,5 +86,53 @@ users:
 	}
 	if len(cred.scopes) != 1 || cred.scopes[0] != "6dae42f8-4368-4678-94ff-3960e28e3630/.default" {
 		t.Errorf("scopes %v", cred.scopes)
+	}
+}
+
+// An explicit kubeconfig follows clientcmd's loading rules: without a path
+// the files of KUBECONFIG, the context named or the current one, ~/ the
+// home directory; a kubelogin user there is signed in with the credential
+// too.
+func TestExplicitKubeconfig(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, server, user string) string {
+		p := dir + "/" + name
+		body := "apiVersion: v1\nkind: Config\nclusters: [{name: " + name + ", cluster: {server: \"" + server + "\"}}]\n" +
+			"users: [{name: " + name + ", user: " + user + "}]\n" +
+			"contexts: [{name: " + name + ", context: {cluster: " + name + ", user: " + name + "}}]\ncurrent-context: " + name + "\n"
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	a := write("a", "https://a.example:443", "{token: a-token}")
+	b := write("b", "https://b.example:443", `{exec: {apiVersion: client.authentication.k8s.io/v1beta1, command: kubelogin, args: [get-token, --server-id, 11111111-2222-3333-4444-555555555555]}}`)
+	t.Setenv("KUBECONFIG", a+string(os.PathListSeparator)+b)
+	cred := &scopeCredential{}
+	for _, tc := range []struct {
+		src       KubeconfigSource
+		host, err string
+	}{
+		{KubeconfigSource{}, "https://a.example:443", ""},               // KUBECONFIG's first file's current context
+		{KubeconfigSource{Context: "b"}, "https://b.example:443", ""},   // a context of the merged files
+		{KubeconfigSource{Path: b}, "https://b.example:443", ""},        // an explicit path wins over KUBECONFIG
+		{KubeconfigSource{Path: b, Context: "a"}, "", `no context "a"`}, // only that file's contexts
+		{KubeconfigSource{Path: dir + "/missing"}, "", "no such file"},  // a file that is not there
+	} {
+		cfg, err := explicitConfig(tc.src, cred)
+		switch {
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("%+v: %v, want an error with %q", tc.src, err, tc.err)
+		case tc.err == "" && err != nil:
+			t.Errorf("%+v: %v", tc.src, err)
+		case tc.err == "" && cfg.Host != tc.host:
+			t.Errorf("%+v: host %s, want %s", tc.src, cfg.Host, tc.host)
+		case tc.err == "" && tc.host == "https://b.example:443" && cfg.ExecProvider != nil:
+			t.Errorf("%+v: kubelogin left in the configuration", tc.src)
+		}
+	}
+	home, _ := os.UserHomeDir()
+	if p, _ := expandHome("~/.kube/config"); p != home+"/.kube/config" {
+		t.Errorf("~/ expands to %s", p)
 	}
 }
