@@ -1,6 +1,7 @@
 // Package kube converts the engines' models to and from the Kubernetes
-// objects that carry them on real clusters, for the hub that manages them
-// there (issue 14) and for admission tests against a real API server. One
+// objects that carry them on real clusters, for the azure hub that manages
+// them there (designs/hub.md §10) and for admission tests against a real
+// API server. One
 // converter per kind, one file per converter.
 //
 // The objects are *unstructured.Unstructured (what client-go's dynamic client
