@@ -121,12 +121,18 @@ func TestAccUpdateStrategy_lifecycle(t *testing.T) {
 				ImportState:       true,
 				ImportStateId:     "canary-first",
 				ImportStateVerify: true,
+				// The configuration writes the gate type's default; an import
+				// records the shortest form (designs/hub.md §5).
+				ImportStateVerifyIgnore: []string{"stages.1.after_gates.0.type"},
 			},
 			{
 				ResourceName:      usAddr,
 				ImportState:       true,
 				ImportStateId:     strategyARMID("canary-first"),
 				ImportStateVerify: true,
+				// The configuration writes the gate type's default; an import
+				// records the shortest form (designs/hub.md §5).
+				ImportStateVerifyIgnore: []string{"stages.1.after_gates.0.type"},
 			},
 			{
 				ResourceName:  usAddr,
