@@ -17,6 +17,7 @@ import (
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 
+	"github.com/fleetform/terraform-provider-aks/internal/hub"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/armemu"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/azure"
 )
@@ -380,6 +381,47 @@ func BenchmarkMemberClusters1000(b *testing.B) {
 			}
 			b.ReportMetric(float64(len(reqs))/float64(n), "requests/op")
 			b.ReportMetric(float64(flight.max), "max-in-flight")
+		})
+	}
+}
+
+// A placement's read through the hub cluster (GET the placement, LIST its
+// bindings and its latest policy snapshot) and a pool's live nodes through
+// a member cluster (LIST its NodeClaims and Nodes), on the sample fleet
+// with in-process API servers.
+func BenchmarkKubernetesReads(b *testing.B) {
+	e := newEmulated(b)
+	ctx := context.Background()
+	n := 3
+	if _, err := e.ApplyPlacement(ctx, hub.Placement{Meta: hub.Meta{Name: "web"}, Spec: webPlacement(n)}, hub.Precondition{}); err != nil {
+		b.Fatal(err)
+	}
+	m, err := e.mock()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := m.ApplyPlacement(ctx, hub.Placement{Meta: hub.Meta{Name: "web-mock"}, Spec: webPlacement(n)}, hub.Precondition{}); err != nil {
+		b.Fatal(err)
+	}
+	// The same reads of the mock hub directly, for the ratio.
+	for _, h := range []struct {
+		name      string
+		hub       hub.Hub
+		placement string
+	}{{"azure", e, "web"}, {"mock", m, "web-mock"}} {
+		b.Run(h.name+"/GetPlacement", func(b *testing.B) {
+			for b.Loop() {
+				if _, err := h.hub.GetPlacement(ctx, h.placement); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(h.name+"/NodePoolNodes", func(b *testing.B) {
+			for b.Loop() {
+				if _, err := h.hub.NodePoolNodes(ctx, "aks-east-prod-01", "default"); err != nil {
+					b.Fatal(err)
+				}
+			}
 		})
 	}
 }

@@ -36,10 +36,10 @@ type emulated struct {
 	sim    *fleetsim.Sim
 }
 
-func newEmulated(t *testing.T) *emulated { t.Helper(); return newEmulatedWith(t, nil) }
+func newEmulated(t testing.TB) *emulated { t.Helper(); return newEmulatedWith(t, nil) }
 
 // newEmulatedWith is newEmulated with the hub's configuration edited.
-func newEmulatedWith(t *testing.T, edit func(*azure.Config)) *emulated {
+func newEmulatedWith(t testing.TB, edit func(*azure.Config)) *emulated {
 	t.Helper()
 	cfg := mock.Config{StatePath: filepath.Join(t.TempDir(), "state.db"),
 		Clock: mock.ClockConfig{Mode: mock.ClockFixed, Time: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}}
@@ -81,7 +81,7 @@ var kubeServers struct {
 	err  error
 }
 
-func kubeEnv(t *testing.T) *kubetest.Env {
+func kubeEnv(t testing.TB) *kubetest.Env {
 	kubeServers.once.Do(func() { kubeServers.env, kubeServers.err = kubetest.Start(kubetest.Stderr) })
 	if kubeServers.err != nil {
 		t.Fatal(kubeServers.err)
