@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
@@ -77,27 +78,44 @@ func (h *Hub) placementTimeout() time.Duration {
 // placement's current generation (its Scheduled condition observes it).
 func (h *Hub) awaitScheduled(ctx context.Context, kc *kubeCluster, obj *unstructured.Unstructured) (*unstructured.Unstructured, error) {
 	name, generation := obj.GetName(), obj.GetGeneration()
-	deadline := time.Now().Add(h.placementTimeout())
-	for delay := 10 * time.Millisecond; ; delay = min(2*delay, time.Second) {
-		st, err := kube.PlacementStatusFrom(obj)
-		if err != nil {
-			return nil, err
+	client := kc.dyn.Resource(kube.PlacementGVR)
+	err := poll(ctx, h.placementTimeout(), func(first bool) (bool, error) {
+		if !first {
+			var err error
+			if obj, err = client.Get(ctx, name, metav1.GetOptions{}); err != nil {
+				return false, kc.fail(placementObject(name), err)
+			}
 		}
-		if st.ObservedGeneration >= generation {
-			return obj, nil
+		st, err := kube.PlacementStatusFrom(obj)
+		return err == nil && st.ObservedGeneration >= generation, err
+	})
+	if errors.Is(err, errTimedOut) {
+		return nil, &hub.ClusterError{Cluster: kc.what,
+			Problem: fmt.Sprintf("Fleet's scheduler has not scheduled %s (generation %d) within %s", placementObject(name), generation, h.placementTimeout()),
+			Fix:     "check that the fleet's hub agent runs on the hub cluster (kubectl -n fleet-system get pods) and read its scheduler's log"}
+	}
+	return obj, err
+}
+
+// errTimedOut is poll's error when its timeout passes.
+var errTimedOut = errors.New("timed out")
+
+// poll calls done (first true on the first call) until it reports done or
+// fails, waiting 10 ms, then twice as long each time up to a second; after
+// timeout it returns errTimedOut.
+func poll(ctx context.Context, timeout time.Duration, done func(first bool) (bool, error)) error {
+	deadline := time.Now().Add(timeout)
+	for delay, first := 10*time.Millisecond, true; ; delay, first = min(2*delay, time.Second), false {
+		if ok, err := done(first); ok || err != nil {
+			return err
 		}
 		if time.Now().After(deadline) {
-			return nil, &hub.ClusterError{Cluster: kc.what,
-				Problem: fmt.Sprintf("Fleet's scheduler has not scheduled %s (generation %d) within %s", placementObject(name), generation, h.placementTimeout()),
-				Fix:     "check that the fleet's hub agent runs on the hub cluster (kubectl -n fleet-system get pods) and read its scheduler's log"}
+			return errTimedOut
 		}
 		select {
 		case <-ctx.Done():
-			return nil, ctx.Err()
+			return ctx.Err()
 		case <-time.After(delay):
-		}
-		if obj, err = kc.dyn.Resource(kube.PlacementGVR).Get(ctx, name, metav1.GetOptions{}); err != nil {
-			return nil, kc.fail(placementObject(name), err)
 		}
 	}
 }
@@ -151,8 +169,7 @@ func placementFrom(ctx context.Context, kc *kubeCluster, obj *unstructured.Unstr
 	if err != nil {
 		return nil, err
 	}
-	p.Status.Requested = requestedBy(spec.Policy)
-	if len(snapshots) > 0 {
+	if len(snapshots) > 0 { // none before the scheduler's first cycle: nothing decided, nothing requested yet
 		snap, err := kube.PolicySnapshotFrom(&snapshots[0])
 		if err != nil {
 			return nil, err
@@ -171,27 +188,11 @@ func placementFrom(ctx context.Context, kc *kubeCluster, obj *unstructured.Unstr
 	return p, nil
 }
 
-// requestedBy is how many clusters a policy asks for before the scheduler's
-// first cycle: numberOfClusters for PickN, the names for PickFixed, -1 for
-// PickAll (placement.Result.Requested).
-func requestedBy(p placement.Policy) int {
-	switch placement.WithDefaults(placement.Spec{Policy: p}).Policy.PlacementType {
-	case placement.PickN:
-		if p.NumberOfClusters != nil {
-			return *p.NumberOfClusters
-		}
-		return 0
-	case placement.PickFixed:
-		return len(p.ClusterNames)
-	}
-	return -1
-}
-
 // meta is a Kubernetes object's metadata as the hub's: the resourceVersion
 // is the ETag that writes are conditioned on.
 func meta(obj *unstructured.Unstructured) hub.Meta {
 	return hub.Meta{Name: obj.GetName(), ETag: obj.GetResourceVersion(), Generation: obj.GetGeneration(),
-		CreatedAt: obj.GetCreationTimestamp().UTC(), UpdatedAt: obj.GetCreationTimestamp().UTC()}
+		CreatedAt: obj.GetCreationTimestamp().UTC()} // Kubernetes keeps no update time
 }
 
 // listAll lists the objects of a resource with the labels, every page.
@@ -223,9 +224,9 @@ func writeSpec(ctx context.Context, kc *kubeCluster, gvr schema.GroupVersionReso
 	}
 	cur, err := client.Get(ctx, want.GetName(), metav1.GetOptions{})
 	switch {
-	case err != nil && pre.IfMatch != "" && errors.Is(kc.fail(what, err), hub.ErrNotFound):
+	case apierrors.IsNotFound(err) && pre.IfMatch != "":
 		return nil, fmt.Errorf("%s: it no longer exists: %w", what, hub.ErrPreconditionFailed)
-	case err != nil && pre.IfMatch == "" && errors.Is(kc.fail(what, err), hub.ErrNotFound):
+	case apierrors.IsNotFound(err):
 		obj, err := client.Create(ctx, want, metav1.CreateOptions{FieldManager: fieldManager})
 		return obj, kc.fail(what, err)
 	case err != nil:
@@ -260,24 +261,22 @@ func deleteObject(ctx context.Context, kc *kubeCluster, gvr schema.GroupVersionR
 }
 
 func awaitGone(ctx context.Context, kc *kubeCluster, client dynamic.ResourceInterface, what, name string, timeout time.Duration) error {
-	deadline := time.Now().Add(timeout)
-	for delay := 10 * time.Millisecond; ; delay = min(2*delay, time.Second) {
+	var finalizers []string
+	err := poll(ctx, timeout, func(bool) (bool, error) {
 		obj, err := client.Get(ctx, name, metav1.GetOptions{})
+		if apierrors.IsNotFound(err) {
+			return true, nil
+		}
 		if err != nil {
-			if err = kc.fail(what, err); errors.Is(err, hub.ErrNotFound) {
-				return nil
-			}
-			return err
+			return false, kc.fail(what, err)
 		}
-		if time.Now().After(deadline) {
-			return &hub.ClusterError{Cluster: kc.what,
-				Problem: fmt.Sprintf("%s is still being deleted after %s, held by the finalizers %v", what, timeout, obj.GetFinalizers()),
-				Fix:     "check the controllers that own those finalizers on the cluster, then apply again"}
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(delay):
-		}
+		finalizers = obj.GetFinalizers()
+		return false, nil
+	})
+	if errors.Is(err, errTimedOut) {
+		return &hub.ClusterError{Cluster: kc.what,
+			Problem: fmt.Sprintf("%s is still being deleted after %s, held by the finalizers %v", what, timeout, finalizers),
+			Fix:     "check the controllers that own those finalizers on the cluster, then apply again"}
 	}
+	return err
 }
