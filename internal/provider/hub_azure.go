@@ -245,13 +245,23 @@ func azureConfig(m azureModel, diags *diag.Diagnostics) (azure.Config, bool) {
 		src := hubSrc.source()
 		cfg.HubCluster = &src
 	}
+	checkKubeconfig := func(at path.Path, what string, src azure.KubeconfigSource) {
+		if err := azure.CheckKubeconfig(src); err != nil {
+			diags.AddAttributeError(at, "Invalid kubeconfig", fmt.Sprintf("The kubeconfig of %s cannot be used: %v. Check kubeconfig_path "+
+				"and context (without kubeconfig_path: the files of KUBECONFIG, or else ~/.kube/config).", what, err))
+		}
+	}
+	if cfg.HubCluster != nil {
+		checkKubeconfig(attr("hub_cluster"), "the fleet hub cluster (azure.hub_cluster)", *cfg.HubCluster)
+	}
 	for name, k := range m.MemberClusters {
 		if cfg.MemberClusters == nil {
 			cfg.MemberClusters = map[string]azure.KubeconfigSource{}
 		}
 		cfg.MemberClusters[name] = k.source()
+		checkKubeconfig(attr("member_clusters").AtMapKey(name), fmt.Sprintf("member cluster %q (azure.member_clusters)", name), k.source())
 	}
-	return cfg, true
+	return cfg, !diags.HasError()
 }
 
 // caTransport is an HTTP client that also trusts the CA certificate at path

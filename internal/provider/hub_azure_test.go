@@ -158,6 +158,20 @@ resource "aks_nap_nodepool" "np" {
   template = { node_class_ref = { group = "karpenter.azure.com", kind = "AKSNodeClass", name = "default" } }
 }`
 	}
+	// A kubeconfig that cannot be loaded is known without contacting anyone: it fails at plan.
+	missing := strings.Replace(e.config(nil), "  }\n}\n", fmt.Sprintf(`    member_clusters = {
+      "aks-east-prod-01" = { kubeconfig_path = %q }
+      "aks-east-dev-01"  = { kubeconfig_path = %q, context = "other" }
+    }
+  }
+}
+`, filepath.Join(dir, "missing.yaml"), gone), 1)
+	for _, want := range []string{`The kubeconfig of member cluster "aks-east-prod-01" (azure.member_clusters) cannot be used`,
+		`The kubeconfig of member cluster "aks-east-dev-01" (azure.member_clusters) cannot be used: it has no context "other"`} {
+		resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviders, Steps: []resource.TestStep{
+			{Config: missing + "\ndata \"aks_fleet_member_clusters\" \"all\" {}\n", PlanOnly: true, ExpectError: expectError(want)},
+		}})
+	}
 	for _, tc := range []struct{ cluster, want string }{
 		{"aks-east-prod-01", `Cannot create aks_nap_nodepool on member cluster "aks-east-prod-01"`},
 		{"aks-east-prod-01", `Node Auto Provisioning is not enabled on it: it does not serve karpenter.sh/v1 NodePools`},

@@ -300,3 +300,10 @@ func configFrom(raw *clientcmdapi.Config, cred azcore.TokenCredential) (*rest.Co
 	cfg.QPS, cfg.Burst = 50, 300
 	return cfg, nil
 }
+
+// CheckKubeconfig loads a kubeconfig given in the configuration, without
+// contacting its cluster, so that a wrong path or context fails at plan.
+func CheckKubeconfig(src KubeconfigSource) error {
+	_, err := explicitConfig(src, nil)
+	return err
+}
