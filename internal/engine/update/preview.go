@@ -92,7 +92,27 @@ func PreviewGeneratedRun(u ManagedClusterUpdate, strategy *Strategy, a *AutoUpgr
 	return previewExecution(&Execution{Update: u, Strategy: strategy, Regions: regions, UpgradeDuration: d, AutoUpgrade: a}, members, now)
 }
 
-// previewExecution previews execution x (no events yet) started at now over
+// PreviewRestart previews a run started (again) at now, with skip skipped
+// at the start and the members in done — completed by an earlier start —
+// staying completed, as a re-run does (designs/updates.md §4). With nothing
+// done it is PreviewGeneratedRun of a run whose skips were made before it
+// started.
+func PreviewRestart(u ManagedClusterUpdate, strategy *Strategy, a *AutoUpgrade, members []Member, regions []fleet.Region, d time.Duration, now time.Time,
+	done []MemberStatus, skip []SkipTarget) Preview {
+	x := &Execution{Update: u, Strategy: strategy, Regions: regions, UpgradeDuration: d, AutoUpgrade: a, Carried: map[string]MemberStatus{}}
+	for _, m := range done {
+		x.Carried[m.Name] = m
+	}
+	if len(skip) > 0 {
+		x.Events = append(x.Events, Event{Action: ActionSkip, At: now, Targets: skip})
+	}
+	return previewExecution(x, members, now)
+}
+
+// ReasonDoneBefore: a member an earlier start of the run already upgraded.
+const ReasonDoneBefore = "upgraded-by-this-run"
+
+// previewExecution previews execution x (no start yet) started at now over
 // members, each gate approved when reached.
 func previewExecution(x *Execution, members []Member, now time.Time) Preview {
 	u := x.Update
@@ -121,13 +141,22 @@ func previewExecution(x *Execution, members []Member, now time.Time) Preview {
 			for _, k := range tracks {
 				mp := MemberPreview{Name: k.m.Name, Region: k.m.Region, Outcome: k.outcome, Reason: k.reason, Message: k.msg,
 					From: k.fromK8s, To: k.toK8s, Reached: k.reached, Start: k.start, Finish: k.end, BringBack: k.bringBack}
+				if k.carried {
+					mp = MemberPreview{Name: k.m.Name, Region: k.m.Region, Outcome: OutcomeSkipped, Reason: ReasonDoneBefore,
+						Message: "upgraded by an earlier start of this run", From: k.carriedStatus.FromVersion, To: k.carriedStatus.ToVersion,
+						Reached: now}
+				}
 				if u.Upgrade.Type == UpgradeNodeImageOnly {
 					mp.From, mp.To = k.fromImg, k.toImg
 				}
 				if !k.reached.IsZero() {
 					mp.Priority = k.priorityAt(k.reached)
 				}
-				if k.reached.IsZero() {
+				if !k.skippedAt.IsZero() && !k.carried && (k.start.IsZero() || k.start.After(k.skippedAt)) {
+					mp = MemberPreview{Name: k.m.Name, Region: k.m.Region, Outcome: OutcomeSkipped, Reason: ReasonSkippedByUser,
+						Message: "skipped by the user", From: k.m.KubernetesVersion, Reached: k.skippedAt}
+				}
+				if k.reached.IsZero() && !k.carried && mp.Reason != ReasonSkippedByUser {
 					mp.Outcome, mp.Reason = OutcomePending, ReasonNotReached
 					mp.Message = "not reached: an earlier stage or group waits for good on a pending member"
 					if !seg.failedAt.IsZero() {

@@ -1,6 +1,7 @@
 package update
 
 import (
+	"maps"
 	"time"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
@@ -45,6 +46,10 @@ type Execution struct {
 	// AutoUpgrade is set on a run an auto-upgrade profile generated: its
 	// rules for members apply (designs/updates.md §5).
 	AutoUpgrade *AutoUpgrade
+	// Carried are members completed before the first start of Events: a
+	// preview of a run started again (PreviewRestart) carries what the run
+	// completed so far, as a re-run does.
+	Carried map[string]MemberStatus
 }
 
 // OneByOneStage and OneByOneGroup name the single stage and group of a run
@@ -65,7 +70,10 @@ func (x *Execution) segments(now time.Time) *segment {
 			starts = append(starts, i)
 		}
 	}
-	carried := map[string]MemberStatus{}
+	carried := maps.Clone(x.Carried)
+	if carried == nil {
+		carried = map[string]MemberStatus{}
+	}
 	var last *segment
 	for n, si := range starts {
 		e := x.Events[si]
