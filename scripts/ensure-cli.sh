@@ -4,6 +4,7 @@
 #   scripts/ensure-cli.sh terraform   Terraform 1.5.7 in bin/ (tests pin this version)
 #   scripts/ensure-cli.sh tofu        OpenTofu 1.10.7 in bin/
 #   scripts/ensure-cli.sh any         terraform from PATH when it is >= 1.5, else bin/terraform
+#   scripts/ensure-cli.sh newest      terraform from PATH (outside bin/) when it is newer than 1.5.7, else nothing
 #
 # Nothing can be downloaded from HashiCorp here, so both CLIs are built from
 # the Go module proxy (2-3 minutes each) and cached in the ignored bin/.
@@ -52,5 +53,16 @@ case "${1:-any}" in
       fi
     fi
     ensure_terraform ;;
-  *) log "usage: $0 terraform|tofu|any"; exit 2 ;;
+  newest)
+    # The newest Terraform a user would run, when the machine has one
+    # (outside bin/, where make builds 1.5.7): printed only if newer.
+    while IFS= read -r t; do
+      [[ "$(dirname "$t")" == "$bin" ]] && continue
+      v=$(version_of "$t")
+      if [[ -n "$v" && "$v" != "$terraform_version" ]] && printf '%s\n%s\n' "$v" "$terraform_version" | sort -V -C -r 2>/dev/null; then
+        echo "$t"; exit 0
+      fi
+    done < <(type -ap terraform)
+    ;;
+  *) log "usage: $0 terraform|tofu|any|newest"; exit 2 ;;
 esac

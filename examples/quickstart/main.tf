@@ -32,12 +32,12 @@ data "aks_fleet_member_clusters" "prod_candidates" {
 }
 
 # Place the "web" namespace on the three production clusters with the most
-# available CPU. `terraform plan` shows the scheduler's decisions in
-# `preview` before anything is applied.
-resource "aks_fleet_placement" "web" {
-  name               = "web"
-  resource_selectors = [{ version = "v1", kind = "Namespace", name = "web" }]
-  policy = {
+# available CPU. `terraform plan` shows the scheduler's decisions before
+# anything is applied; the preview data source keeps them in the plan, and
+# the placement holds to them: applied later, after the fleet changed so that
+# Fleet would pick other clusters, it refuses and asks for a new plan.
+locals {
+  web_policy = {
     placement_type     = "PickN"
     number_of_clusters = 3
     affinity = {
@@ -48,6 +48,23 @@ resource "aks_fleet_placement" "web" {
       }]
     }
   }
+}
+
+data "aks_fleet_placement_preview" "web" {
+  name   = "web"
+  policy = local.web_policy
+}
+
+resource "aks_fleet_placement" "web" {
+  name               = "web"
+  resource_selectors = [{ version = "v1", kind = "Namespace", name = "web" }]
+  policy             = local.web_policy
+  reviewed_preview   = data.aks_fleet_placement_preview.web.review
+}
+
+# What the hub holds once the placement is applied.
+data "aks_fleet_placement" "web" {
+  name = aks_fleet_placement.web.name
 }
 
 # Node Auto Provisioning on one member: no disruption during weekday business hours.
@@ -68,19 +85,15 @@ resource "aks_nap_nodepool" "default" {
 }
 
 output "web_placement" {
-  description = "What the scheduler decides: one line per cluster, selected and left out."
-  value       = merge(aks_fleet_placement.web.preview.selected, aks_fleet_placement.web.preview.left_out)
+  description = "What the scheduler decided: one line per cluster, selected and the best left out."
+  value       = { for d in data.aks_fleet_placement.web.decisions : d.cluster_name => d.selected ? "selected" : d.reason }
 }
 
 output "web_clusters" {
   description = "The clusters the hub holds for the web placement."
-  value       = aks_fleet_placement.web.status.selected_clusters
+  value       = data.aks_fleet_placement.web.selected_clusters
 }
 
-output "nodepool_allowed_now" {
-  description = "How many nodes of the default pool may be disrupted, per reason, when the pool was planned."
-  value       = aks_nap_nodepool.default.preview.allowed_now
-}
 
 output "fleet" {
   description = "Member clusters by region."
@@ -135,6 +148,12 @@ output "rollout_summary" {
 # it would leave behind (more than one minor behind, or outside the supported
 # minors) with the manual upgrades that bring them back. Disabled: it
 # triggers nothing until `disabled = false`.
+data "aks_fleet_autoupgrade_preview" "rapid" {
+  name     = "rapid"
+  channel  = "Rapid"
+  disabled = true
+}
+
 resource "aks_fleet_autoupgrade_profile" "rapid" {
   name     = "rapid"
   channel  = "Rapid"
@@ -142,11 +161,11 @@ resource "aks_fleet_autoupgrade_profile" "rapid" {
 }
 
 output "autoupgrade_rapid" {
-  description = "The Rapid channel's target and the totals of the run it would start."
-  value       = aks_fleet_autoupgrade_profile.rapid.preview.summary
+  description = "The Kubernetes version the Rapid channel resolves to now."
+  value       = data.aks_fleet_autoupgrade_preview.rapid.kubernetes_version
 }
 
 output "autoupgrade_left_behind" {
   description = "Members the Rapid profile would never move, and how to bring them back."
-  value       = aks_fleet_autoupgrade_profile.rapid.preview.left_behind
+  value       = data.aks_fleet_autoupgrade_preview.rapid.left_behind
 }

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/nodepool"
+	"github.com/fleetform/terraform-provider-aks/internal/hub"
 )
 
 var (
@@ -33,12 +35,15 @@ type disruptionPreviewDataSource struct {
 // disruptionPreviewModel is the data source's whole state.
 type disruptionPreviewModel struct {
 	Budgets    []nodepool.Budget `json:"budgets"`
-	Nodes      int               `json:"nodes"`
-	Disrupting int               `json:"disrupting"`
+	Cluster    string            `json:"cluster"`
+	NodePool   string            `json:"nodepool"`
+	Nodes      *int              `json:"nodes"`
+	Disrupting *int              `json:"disrupting"`
 	From       string            `json:"from"`
 	Span       string            `json:"span"`
 	disruptionPreviewDoc
 	Warnings []string `json:"warnings"`
+	Review   string   `json:"review"`
 }
 
 func (disruptionPreviewDataSource) model() any { return &disruptionPreviewModel{} }
@@ -58,9 +63,15 @@ func (d *disruptionPreviewDataSource) Schema(_ context.Context, _ datasource.Sch
 	attrs := dataSourceAttrs(disruptionPreviewAttrs())
 	attrs["budgets"] = dataSourceAttr(budgetsAttr("The budgets to evaluate, as in `aks_nap_nodepool`'s `disruption.budgets`. Unset " +
 		"means Karpenter's default (one `10%` budget); an empty list means no budget (unlimited)."))
-	attrs["nodes"] = dschema.NumberAttribute{Required: true, MarkdownDescription: "Nodes in the pool (percentages are of this, rounded up)."}
+	attrs["nodes"] = dschema.NumberAttribute{Optional: true, MarkdownDescription: "Nodes in the pool (percentages are of this, " +
+		"rounded up). Set it, or `cluster` and `nodepool`."}
 	attrs["disrupting"] = dschema.NumberAttribute{Optional: true,
-		MarkdownDescription: "Nodes already disrupting (not Ready or being deleted); they use up the allowance. Default 0."}
+		MarkdownDescription: "Nodes already disrupting (not Ready or being deleted); they use up the allowance. Default 0; not with `cluster`."}
+	attrs["cluster"] = dschema.StringAttribute{Optional: true, MarkdownDescription: "With `nodepool`: evaluate for that pool of " +
+		"that member cluster, as `aks_nap_nodepool`'s plan does — its live nodes (none when the pool does not exist yet), now. " +
+		"Required for `review`."}
+	attrs["nodepool"] = dschema.StringAttribute{Optional: true, MarkdownDescription: "The NodePool's name, with `cluster`."}
+	attrs["review"] = reviewAttr("aks_nap_nodepool")
 	attrs["from"] = dschema.StringAttribute{Optional: true, MarkdownDescription: "Start of the time range (RFC 3339); default the " +
 		"hub's current time. `allowed_now` is evaluated at this instant."}
 	attrs["span"] = dschema.StringAttribute{Optional: true,
@@ -111,9 +122,22 @@ func (d *disruptionPreviewDataSource) input(raw tftypes.Value, diags *diag.Diagn
 		errs[i].Path, _ = e.Path.Rel(field.Root("disruption")) // the budgets are top-level here
 	}
 	reportErrors(diags, "Invalid disruption budget", errs, unknown)
-	if !unknown.covers(field.Root("nodes")) && !unknown.covers(field.Root("disrupting")) && in.Disrupting > in.Nodes {
+	pool := in.Cluster != "" || in.NodePool != "" || unknown.covers(field.Root("cluster")) || unknown.covers(field.Root("nodepool"))
+	switch {
+	case pool && (in.Nodes != nil || in.Disrupting != nil):
+		diags.AddAttributeError(path.Root("nodes"), "Conflicting node counts", "nodes: with cluster and nodepool, the counts "+
+			"are the pool's own. Set nodes (and disrupting), or cluster and nodepool.")
+	case pool && (in.Cluster == "") != (in.NodePool == "") && !unknown.covers(field.Root("cluster")) && !unknown.covers(field.Root("nodepool")):
+		diags.AddAttributeError(path.Root("nodepool"), "Incomplete NodePool", "cluster and nodepool name a pool together: set both.")
+	case pool && in.From != "":
+		diags.AddAttributeError(path.Root("from"), "Conflicting start", "from: a pool's preview is of now, as the "+
+			"NodePool's plan previews it. Leave from unset, or give nodes instead of cluster and nodepool.")
+	case !pool && in.Nodes == nil && !unknown.covers(field.Root("nodes")):
+		diags.AddAttributeError(path.Root("nodes"), "Missing node count", "nodes: give the pool's node count, or cluster "+
+			"and nodepool to count a pool's live nodes.")
+	case in.Nodes != nil && in.Disrupting != nil && *in.Disrupting > *in.Nodes:
 		diags.AddAttributeError(path.Root("disrupting"), "Invalid node counts",
-			fmt.Sprintf("disrupting: %d nodes cannot be disrupting in a pool of %d (nodes). Give at most as many as nodes.", in.Disrupting, in.Nodes))
+			fmt.Sprintf("disrupting: %d nodes cannot be disrupting in a pool of %d (nodes). Give at most as many as nodes.", *in.Disrupting, *in.Nodes))
 	}
 	var err error
 	if in.From != "" {
@@ -145,16 +169,37 @@ func (d *disruptionPreviewDataSource) Read(ctx context.Context, req datasource.R
 	}
 	np := nodepool.NodePool{Disruption: &nodepool.Disruption{Budgets: in.Budgets}}
 	budgets := nodepool.WithDefaults(np).Disruption.Budgets
+	total, disrupting := deref(in.Nodes), deref(in.Disrupting)
+	review := ""
+	if in.Cluster != "" {
+		cur, err := d.hub.GetNodePool(ctx, in.Cluster, in.NodePool)
+		if err != nil && !errors.Is(err, hub.ErrNotFound) {
+			hubError(&resp.Diagnostics, opRead, objectRef{nodePoolType, in.Cluster + "/" + in.NodePool}, err)
+			return
+		}
+		live, ok := poolNodes(ctx, d.hub, in.Cluster, in.NodePool, cur == nil, &resp.Diagnostics)
+		if !ok {
+			return
+		}
+		total, disrupting = nodepool.CountNodes(live.Nodes)
+		if review, err = reviewToken(reviewNodePool, nodePoolReviewSpec(budgets), nodepool.Expect(budgets, total, disrupting, from)); err != nil {
+			resp.Diagnostics.AddError("Cannot record the review", err.Error())
+			return
+		}
+	}
 	in.Warnings = []string{}
 	for _, w := range nodepool.Warnings(np) {
 		rel, _ := w.Path.Rel(field.Root("disruption"))
 		in.Warnings = append(in.Warnings, rel.String()+": "+w.Message)
 	}
 	resp.State.Raw = req.Config.Raw
-	doc := newDisruptionPreviewDoc(budgets, in.Nodes, in.Disrupting, from, span)
+	doc := newDisruptionPreviewDoc(budgets, total, disrupting, from, span)
 	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("allowed_now"), doc.AllowedNow, &resp.Diagnostics)
 	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("timeline"), doc.Timeline, &resp.Diagnostics)
 	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("windows"), doc.Windows, &resp.Diagnostics)
 	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("next_allowed"), doc.NextAllowed, &resp.Diagnostics)
 	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("warnings"), in.Warnings, &resp.Diagnostics)
+	if review != "" {
+		setComputed(ctx, &resp.State, resp.State.Schema, path.Root("review"), review, &resp.Diagnostics)
+	}
 }

@@ -28,12 +28,14 @@ type placementPreviewDataSource struct {
 
 // placementPreviewModel is the data source's whole state.
 type placementPreviewModel struct {
+	Name         string             `json:"name"`
 	Policy       placement.Policy   `json:"policy"`
 	Strategy     placement.Strategy `json:"strategy"`
 	HeldClusters []string           `json:"held_clusters"`
 	PreviewLimit *int               `json:"preview_limit"`
 	Preview      *previewDoc        `json:"preview"`
 	Warnings     []string           `json:"warnings"`
+	Review       string             `json:"review"`
 }
 
 func (placementPreviewDataSource) model() any { return &placementPreviewModel{} }
@@ -50,9 +52,14 @@ func (d *placementPreviewDataSource) Schema(_ context.Context, _ datasource.Sche
 	spec := dataSourceAttrs(placementSpecAttrs())
 	resp.Schema = dschema.Schema{
 		MarkdownDescription: "Runs the Fleet scheduler on a placement policy against the current fleet without placing anything: " +
-			"which clusters it would pick, with their scores, and why the others are left out. The same engine as " +
-			"`aks_fleet_placement`'s preview; use it to check a policy from a module, or to compare policies.",
+			"which clusters it would pick, with their scores, and why the others are left out. The same preview as " +
+			"`aks_fleet_placement`'s plan, from the same function; read at plan, it is kept in the plan file, so module outputs " +
+			"built from it show in `terraform show` exactly as reviewed, and its `review` makes the placement's apply hold to it.",
 		Attributes: map[string]dschema.Attribute{
+			"name": dschema.StringAttribute{Optional: true, MarkdownDescription: "The placement this previews: when the hub " +
+				"holds a placement of this name, the preview is of a change of it (the clusters it holds, with the scores " +
+				"recorded when each was picked, as the placement's own plan previews it); otherwise of a new one. Required " +
+				"for `review`. Not with `held_clusters`."},
 			"policy":   requiredIn(spec["policy"]),
 			"strategy": spec["strategy"],
 			"held_clusters": dschema.ListAttribute{ElementType: types.StringType, Optional: true, MarkdownDescription: "Clusters the " +
@@ -64,6 +71,7 @@ func (d *placementPreviewDataSource) Schema(_ context.Context, _ datasource.Sche
 				"warn about: unfulfilled PickN, PickFixed names not found or not eligible (or none at all), sorters or selectors on " +
 				"properties no cluster has, required affinity that matches nothing, a policy Fleet admits but can never schedule, " +
 				"and `held_clusters` that are not members."},
+			"review": reviewAttr("aks_fleet_placement"),
 		},
 	}
 }
@@ -75,6 +83,10 @@ func (d *placementPreviewDataSource) ValidateConfig(ctx context.Context, req dat
 		return
 	}
 	reportErrors(&resp.Diagnostics, "Invalid placement policy", placement.ValidatePolicy(m.Policy, m.Strategy), unknown)
+	if m.Name != "" && len(m.HeldClusters) > 0 {
+		resp.Diagnostics.AddAttributeError(path.Root("held_clusters"), "Conflicting placement preview",
+			"held_clusters: with name, the clusters held are the ones the hub holds for that placement. Set one of the two.")
+	}
 }
 
 func (d *placementPreviewDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
@@ -86,16 +98,9 @@ func (d *placementPreviewDataSource) Read(ctx context.Context, req datasource.Re
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	f, err := d.hub.Fleet(ctx)
-	if err != nil {
-		resp.Diagnostics.AddError("Cannot read the fleet", err.Error())
-		return
-	}
-	now := d.hub.Now()
 	spec := placement.Spec{Policy: m.Policy, Strategy: m.Strategy}
-	res, err := placement.Schedule(spec, f, m.HeldClusters, now, placement.ScheduleOptions{})
-	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("policy"), "Cannot schedule the placement", err.Error())
+	pv, ok := previewPlacement(ctx, d.hub, spec, placementTarget{name: m.Name, held: m.HeldClusters}, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	limit := placement.DefaultPreviewLimit
@@ -103,18 +108,30 @@ func (d *placementPreviewDataSource) Read(ctx context.Context, req datasource.Re
 		limit = *m.PreviewLimit
 	}
 	m.Warnings = []string{}
-	for _, w := range placement.Warnings(spec, f, res, now) {
+	for _, w := range pv.warnings {
 		m.Warnings = append(m.Warnings, w.Path.String()+": "+w.Message)
 	}
 	// A held cluster that is not a member is this configuration's slip, not
 	// the placement's: a diagnostic as well as an entry of warnings.
+	f, err := d.hub.Fleet(ctx)
+	if err != nil {
+		resp.Diagnostics.AddError("Cannot read the fleet", err.Error())
+		return
+	}
 	held := placement.HeldClusterWarnings(field.Root("held_clusters"), m.HeldClusters, f)
 	reportWarnings(&resp.Diagnostics, "Placement preview", held)
 	for _, w := range held {
 		m.Warnings = append(m.Warnings, w.String())
 	}
 	resp.State.Raw = req.Config.Raw
-	pv := newPreviewDoc(spec, res, limit)
-	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("preview"), pv, &resp.Diagnostics)
+	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("preview"), newPreviewDoc(spec, pv.result, limit), &resp.Diagnostics)
 	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("warnings"), m.Warnings, &resp.Diagnostics)
+	if m.Name != "" {
+		review, err := pv.review(spec)
+		if err != nil {
+			resp.Diagnostics.AddError("Cannot record the review", err.Error())
+			return
+		}
+		setComputed(ctx, &resp.State, resp.State.Schema, path.Root("review"), review, &resp.Diagnostics)
+	}
 }

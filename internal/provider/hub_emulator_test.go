@@ -76,15 +76,31 @@ func emulatorFor(state, fleetFile, clock string) (*emulator, error) {
 		}
 		emulators.dir, emulators.byID = dir, map[string]*emulator{}
 	}
-	at, err := time.Parse(time.RFC3339, clock)
-	if err != nil {
-		return nil, err
+	cfg := mock.Config{FleetFile: fleetFile, StatePath: state, Clock: mock.ClockConfig{Mode: mock.ClockReal}}
+	switch clock {
+	case clockReal: // the real clock, as Resource Manager's
+	case clockFromEnv: // fixed, at the instant EnvClockTime says when the request arrives
+	case clockScaled:
+		at, _ := time.Parse(time.RFC3339, scaledFrom)
+		cfg.Clock = mock.ClockConfig{Mode: mock.ClockScaled, Time: at, Scale: scaledRate}
+	default:
+		at, err := time.Parse(time.RFC3339, clock)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Clock = mock.ClockConfig{Mode: mock.ClockFixed, Time: at}
 	}
-	cfg := mock.Config{FleetFile: fleetFile, StatePath: state, Clock: mock.ClockConfig{Mode: mock.ClockFixed, Time: at}}
 	backend := func(context.Context) (hub.Hub, error) {
 		c := cfg // the upgrade duration a test sets for the mock block (EnvUpgradeDuration) holds for the emulated mock
 		if d, err := time.ParseDuration(os.Getenv(EnvUpgradeDuration)); err == nil {
 			c.UpgradeDuration = &d
+		}
+		if clock == clockFromEnv {
+			at, err := time.Parse(time.RFC3339, os.Getenv(EnvClockTime))
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", EnvClockTime, err)
+			}
+			c.Clock = mock.ClockConfig{Mode: mock.ClockFixed, Time: at}
 		}
 		return mock.New(c)
 	}

@@ -236,13 +236,35 @@ func toTree(v any) (any, error) {
 	return tree, dec.Decode(&tree)
 }
 
-// keepPreview copies the prior preview into the plan: the configuration did
-// not change what the preview describes.
-func keepPreview(ctx context.Context, state tfsdk.State, plan *tfsdk.Plan, diags *diag.Diagnostics) {
-	var v tfattr.Value
-	diags.Append(state.GetAttribute(ctx, path.Root("preview"), &v)...)
-	if v != nil {
-		diags.Append(plan.SetAttribute(ctx, path.Root("preview"), v)...)
+// recordRead is what Read records: the whole model when it adopted the
+// hub's spec (an import, or a change made outside Terraform); otherwise the
+// state as it was, in the practitioner's form, with the computed attributes
+// and reviewed_preview (settled) of the model (designs/hub.md §5).
+func recordRead(ctx context.Context, state *tfsdk.State, model any, adopted bool, diags *diag.Diagnostics) {
+	v, err := encode(model, state.Raw.Type())
+	if err != nil {
+		diags.AddError("Cannot record the state", err.Error())
+		return
+	}
+	if adopted {
+		state.Raw = v
+		return
+	}
+	var m map[string]tftypes.Value
+	if err := v.As(&m); err != nil {
+		diags.AddError("Cannot record the state", err.Error())
+		return
+	}
+	for name, a := range state.Schema.GetAttributes() {
+		if name != "reviewed_preview" && (!a.IsComputed() || a.IsOptional()) {
+			continue // configurable: kept as written
+		}
+		av, err := a.GetType().ValueFromTerraform(ctx, m[name])
+		if err != nil {
+			diags.AddError("Cannot record the state", name+": "+err.Error())
+			return
+		}
+		diags.Append(state.SetAttribute(ctx, path.Root(name), av)...)
 	}
 }
 

@@ -3,95 +3,239 @@ package provider
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"sort"
+	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
+	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
+	"github.com/fleetform/terraform-provider-aks/internal/hub"
 )
 
-// The aks_fleet_placement resource's preview is read in a pull request, once
-// per placement: one line per cluster with its verdict, and the totals
-// (designs/placement.md §8). The structured decisions — every score as a
-// number — stay where modules consume them: the aks_fleet_placement_preview
-// data source (previewDoc) and the resource's status.
+// A placement's preview (designs/previews.md §3): the Fleet scheduler run on
+// the fleet as the hub reports it, for a new placement or as a change of the
+// placement the hub holds — computed once, by previewPlacement, for the
+// resource's plan diagnostic and for the aks_fleet_placement_preview data
+// source, so that the two always agree.
 
-func placementPlanPreviewAttr() rschema.SingleNestedAttribute {
-	return rschema.SingleNestedAttribute{Computed: true,
-		MarkdownDescription: "What the Fleet scheduler will decide, one line per cluster, computed at plan when the placement is " +
-			"created or its configuration changes (and kept until the configuration changes again, so time passing or the fleet " +
-			"changing never causes a diff). The same decisions with every score as a number are in `status.decisions` and in the " +
-			"`aks_fleet_placement_preview` data source.",
-		Attributes: map[string]rschema.Attribute{
-			"summary": rschema.StringAttribute{Computed: true, MarkdownDescription: "One line: the placement type, how many clusters " +
-				"are selected of how many requested, and why the placement is not fulfilled when it is not — e.g. " +
-				"`PickN: 3 of 3 clusters selected`."},
-			"selected": rschema.MapAttribute{ElementType: types.StringType, Computed: true, MarkdownDescription: "Every selected " +
-				"cluster and its scores, e.g. `affinity 49, topology spread 0` (a held cluster shows the scores recorded when it was " +
-				"picked, and why it is held when that is not the policy's pick)."},
-			"left_out": rschema.MapAttribute{ElementType: types.StringType, Computed: true, MarkdownDescription: "A bounded list " +
-				"(`preview_limit`) of clusters left out, each with its rank — the best-scored first, then the filtered ones — and the " +
-				"reason, e.g. `#1 does not score high enough (affinity score: 18, topology spread score: 0)`."},
-			"left_out_total": rschema.Int64Attribute{Computed: true, MarkdownDescription: "How many clusters are left out in all."},
-			"left_out_counts": rschema.MapAttribute{ElementType: types.Int64Type, Computed: true,
-				MarkdownDescription: "Left-out clusters per reason."},
-			"rollout": rschema.StringAttribute{Computed: true, MarkdownDescription: "The rollout strategy resolved for the selected " +
-				"clusters, e.g. `RollingUpdate: up to 1 unavailable and 1 extra at a time, each available after 60s`."},
-		},
+// placementPreview is one scheduling cycle previewed.
+type placementPreview struct {
+	spec   placement.Spec
+	result placement.Result
+	// held are the clusters the placement held before (a change); nil for a new one.
+	held   []string
+	change bool
+	// prev is the spec the hub holds (a change).
+	prev     placement.Spec
+	at       time.Time
+	warnings []field.Warning
+}
+
+// placementTarget says what a preview is of: the placement the hub holds
+// under name (a change of it, when it exists), or a what-if with held
+// clusters given (no scores recorded for them).
+type placementTarget struct {
+	name string
+	held []string
+}
+
+// previewPlacement schedules spec on the fleet now.
+func previewPlacement(ctx context.Context, h hub.Hub, spec placement.Spec, t placementTarget, diags *diag.Diagnostics) (placementPreview, bool) {
+	f, err := h.Fleet(ctx)
+	if err != nil {
+		diags.AddError("Cannot read the fleet", err.Error())
+		return placementPreview{}, false
 	}
-}
-
-// planPreviewDoc is the resource's preview attribute.
-type planPreviewDoc struct {
-	Summary       string            `json:"summary"`
-	Selected      map[string]string `json:"selected"`
-	LeftOut       map[string]string `json:"left_out"`
-	LeftOutTotal  int               `json:"left_out_total"`
-	LeftOutCounts map[string]int    `json:"left_out_counts"`
-	Rollout       string            `json:"rollout"`
-}
-
-// newPlanPreviewDoc condenses a scheduling result into one line per cluster.
-func newPlanPreviewDoc(spec placement.Spec, r placement.Result, limit int) planPreviewDoc {
-	return compactPreview(placement.WithDefaults(spec).Policy.PlacementType, newPreviewDoc(spec, r, limit))
-}
-
-// compactPreview renders a structured preview (the data source's) in the
-// resource's one-line-per-cluster form.
-func compactPreview(placementType string, d previewDoc) planPreviewDoc {
-	out := planPreviewDoc{Selected: map[string]string{}, LeftOut: map[string]string{}, LeftOutTotal: d.LeftOutTotal,
-		LeftOutCounts: d.LeftOutCounts, Rollout: rolloutLine(d.Rollout)}
-	if out.LeftOutCounts == nil {
-		out.LeftOutCounts = map[string]int{}
-	}
-	rank := 0
-	for _, dec := range d.Decisions {
-		if dec.Selected {
-			v := fmt.Sprintf("affinity %d, topology spread %d", dec.AffinityScore, dec.TopologySpreadScore)
-			if dec.Reason != "" && dec.Reason != placement.ReasonPicked {
-				v += " — " + dec.Reason
-			}
-			out.Selected[dec.ClusterName] = v
-			continue
+	pv := placementPreview{spec: spec, at: h.Now(), held: t.held}
+	var opts placement.ScheduleOptions
+	if t.name != "" {
+		cur, err := h.GetPlacement(ctx, t.name)
+		switch {
+		case errors.Is(err, hub.ErrNotFound): // a new placement
+		case err != nil:
+			hubError(diags, opRead, objectRef{placementType, t.name}, err)
+			return placementPreview{}, false
+		default:
+			// The clusters held, with the scores recorded when each was
+			// picked: scale-in ranks by them (designs/placement.md §7).
+			pv.change, pv.held, pv.prev = true, cur.Status.Selected, cur.Spec
+			opts.Recorded = placement.RecordedScores(cur.Status.Decisions)
+			opts.Prev = &cur.Spec
 		}
-		rank++
-		out.LeftOut[dec.ClusterName] = fmt.Sprintf("#%d %s", rank, dec.Reason)
 	}
-	s := d.Summary
+	pv.result, err = placement.Schedule(spec, f, pv.held, pv.at, opts)
+	if err != nil {
+		diags.AddAttributeError(path.Root("policy"), "Cannot schedule the placement", err.Error())
+		return placementPreview{}, false
+	}
+	pv.warnings = placement.Warnings(spec, f, pv.result, pv.at)
+	return pv, true
+}
+
+// placementReviewSpec is the digest of what a placement's review covers:
+// its policy (designs/previews.md §5).
+func placementReviewSpec(s placement.Spec) string {
+	return specDigest(placement.Spec{Policy: s.Policy}, placement.WithDefaults)
+}
+
+// review is the preview's token for reviewed_preview: the clusters applying
+// the policy selects — those the hub holds when it holds that policy already
+// (applying it reschedules nothing), else the scheduler's (designs/previews.md §4).
+func (p placementPreview) review(spec placement.Spec) (string, error) {
+	expect := placement.Expect(p.result)
+	if p.change && sameSpec(placement.Spec{Policy: p.prev.Policy}, placement.Spec{Policy: spec.Policy}, placement.WithDefaults) {
+		expect = placement.Expect(placement.Result{Selected: p.held})
+	}
+	return reviewToken(reviewPlacement, placementReviewSpec(spec), expect)
+}
+
+// headline is the preview in one line, e.g. "PickN: 3 of 3 clusters selected".
+func (p placementPreview) headline() string {
+	pt := placement.WithDefaults(p.spec).Policy.PlacementType
+	r := p.result
+	var s string
 	switch {
-	case s.Requested == nil:
-		out.Summary = fmt.Sprintf("%s: %s selected", placementType, clusters(s.Selected))
-	case placementType == placement.PickFixed:
-		out.Summary = fmt.Sprintf("%s: %d of %s named selected", placementType, s.Selected, clusters(*s.Requested))
+	case r.Requested < 0:
+		s = fmt.Sprintf("%s: %s selected", pt, clusters(len(r.Selected)))
+	case pt == placement.PickFixed:
+		s = fmt.Sprintf("%s: %d of %s named selected", pt, len(r.Selected), clusters(r.Requested))
 	default:
-		out.Summary = fmt.Sprintf("%s: %d of %s selected", placementType, s.Selected, clusters(*s.Requested))
+		s = fmt.Sprintf("%s: %d of %s selected", pt, len(r.Selected), clusters(r.Requested))
 	}
-	if s.Message != "" {
-		out.Summary += " — " + s.Message
+	if p.change {
+		added, released := p.moves()
+		s += fmt.Sprintf(", %d added, %d released", len(added), len(released))
 	}
+	return s
+}
+
+// moves are the clusters a change adds and releases.
+func (p placementPreview) moves() (added, released []string) {
+	held := map[string]bool{}
+	for _, c := range p.held {
+		held[c] = true
+	}
+	for _, c := range p.result.Selected {
+		if !held[c] {
+			added = append(added, c)
+		}
+		delete(held, c)
+	}
+	for c := range held {
+		released = append(released, c)
+	}
+	sort.Strings(released)
+	return added, released
+}
+
+// report is the plan diagnostic: the selected clusters (on a change: those
+// added and released), the best left out, counts per reason, the rollout.
+// limit bounds the clusters listed (designs/previews.md §6).
+func (p placementPreview) report(limit int) preview {
+	if limit <= 0 {
+		limit = placement.DefaultPreviewLimit
+	}
+	pp := placement.Preview(p.result, limit)
+	out := preview{Headline: p.headline(), At: p.at, Basis: "by the Fleet scheduler on the fleet as the hub reports it"}
+	if p.result.UnfulfilledMessage != "" {
+		out.Headline += " — " + firstWords(p.result.UnfulfilledMessage)
+		out.add("", p.result.UnfulfilledMessage)
+	}
+	line := func(d placement.Decision) [2]string {
+		v := fmt.Sprintf("affinity %d, topology spread %d", d.AffinityScore, d.TopologySpreadScore)
+		if d.Reason != "" && d.Reason != placement.ReasonPicked {
+			v += " — " + d.Reason
+		}
+		return [2]string{d.ClusterName, v}
+	}
+	byName := map[string]placement.Decision{}
+	for _, d := range p.result.Decisions {
+		byName[d.ClusterName] = d
+	}
+	// The lists share the limit: the selected (or moved) clusters first, the
+	// left-out ones get the rest (at least half when both are long).
+	var first [][2]string
+	var firstTitle string
+	if p.change {
+		added, released := p.moves()
+		for _, c := range added {
+			first = append(first, [2]string{"+ " + c, line(byName[c])[1]})
+		}
+		for _, c := range released {
+			why := "released"
+			if d, ok := byName[c]; ok && d.Reason != "" {
+				why = "released: " + d.Reason
+			}
+			first = append(first, [2]string{"- " + c, why})
+		}
+		kept := len(p.result.Selected) - len(added)
+		out.add("", fmt.Sprintf("keeps %s it holds", clusters(kept)))
+		firstTitle = fmt.Sprintf("added (%d) and released (%d)", len(added), len(released))
+	} else {
+		for _, d := range pp.Selected {
+			first = append(first, line(d))
+		}
+		firstTitle = fmt.Sprintf("selected (%d)", len(pp.Selected))
+	}
+	total := 0
+	for _, n := range pp.LeftOutCounts {
+		total += n
+	}
+	// A new placement lists the best left out; a change, whose reviewer
+	// reads what moves, counts them.
+	var left [][2]string
+	if !p.change {
+		for i, d := range pp.LeftOut {
+			left = append(left, [2]string{fmt.Sprintf("#%d %s", i+1, d.ClusterName), d.Reason})
+		}
+	}
+	nFirst, nLeft := split(limit, len(first), len(left))
+	out.add(firstTitle, bounded(columns(first), nFirst, "")...)
+	if len(left) > 0 {
+		lines := columns(left)[:min(nLeft, len(left))]
+		if more := total - len(lines); more > 0 {
+			lines = append(lines, fmt.Sprintf("… and %d more", more))
+		}
+		out.add(fmt.Sprintf("left out (%d; the best first)", total), lines...)
+	}
+	if total > min(len(left), nLeft) { // not every left-out cluster is listed: count them all
+		var counts []string
+		for _, reason := range sortedKeys(pp.LeftOutCounts) {
+			counts = append(counts, fmt.Sprintf("%d %s", pp.LeftOutCounts[reason], reason))
+		}
+		out.add("left out per reason", counts...)
+	}
+	out.add("rollout", rolloutLine(placement.ResolveRollout(p.spec.Strategy, len(p.result.Selected))))
+	return out
+}
+
+// split shares limit lines between two lists: each gets what it needs when
+// both fit, else the longer gets what the shorter leaves (at least half).
+func split(limit, a, b int) (int, int) {
+	if a+b <= limit {
+		return a, b
+	}
+	half := limit / 2
+	switch {
+	case a <= half:
+		return a, limit - a
+	case b <= half:
+		return limit - b, b
+	}
+	return half, limit - half
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
 	return out
 }
 
@@ -111,49 +255,39 @@ func rolloutLine(r placement.Rollout) string {
 		r.Type, r.MaxUnavailable, r.MaxSurge, r.UnavailablePeriodSeconds)
 }
 
-// The preview changed shape in schema version 1 (the structured decisions of
-// version 0 became one line per cluster). upgradePlacementStateV0 rewrites a
-// version-0 state's preview into the new form, so upgrading the provider
-// plans no change.
+// The state's shape changed in schema version 1 (the preview, one line per
+// cluster) and 2 (no preview; a status of counts, designs/previews.md §7).
+// Both earlier versions upgrade to the current one: the preview is dropped
+// and the status keeps what it said, counted.
 func (r *placementResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
-	return map[int64]resource.StateUpgrader{0: {StateUpgrader: upgradePlacementStateV0}}
+	return upgraders("placement", []int64{0, 1}, upgradePlacementState)
 }
 
-func upgradePlacementStateV0(_ context.Context, req resource.UpgradeStateRequest, resp *resource.UpgradeStateResponse) {
-	if req.RawState == nil || req.RawState.JSON == nil {
-		resp.Diagnostics.AddError("Cannot upgrade the state", "The stored state of the placement is empty: remove it from the "+
-			"state (terraform state rm) and import it again.")
-		return
-	}
-	var state map[string]json.RawMessage
-	if err := json.Unmarshal(req.RawState.JSON, &state); err != nil {
-		resp.Diagnostics.AddError("Cannot upgrade the state", "The stored state of the placement is not JSON ("+err.Error()+
-			"): remove it from the state (terraform state rm) and import it again.")
-		return
-	}
-	if raw := state["preview"]; len(raw) > 0 && string(raw) != "null" {
-		var old previewDoc
-		var policy struct {
-			PlacementType string `json:"placement_type"`
+// upgradePlacementState drops the preview and counts the status's clusters.
+func upgradePlacementState(state map[string]json.RawMessage) error {
+	_ = dropPreview(state)
+	if raw := state["status"]; len(raw) > 0 && string(raw) != "null" {
+		var old struct {
+			SelectedClusters   []string         `json:"selected_clusters"`
+			Requested          *int             `json:"requested"`
+			Fulfilled          bool             `json:"fulfilled"`
+			Message            *string          `json:"message"`
+			ObservedGeneration int64            `json:"observed_generation"`
+			Conditions         *json.RawMessage `json:"conditions"`
 		}
-		_ = json.Unmarshal(state["policy"], &policy) // absent or null: PickAll
 		if err := json.Unmarshal(raw, &old); err != nil {
-			resp.Diagnostics.AddError("Cannot upgrade the state", "The stored preview of the placement cannot be read ("+err.Error()+
-				"): remove the placement from the state (terraform state rm) and import it again.")
-			return
+			return fmt.Errorf("its status cannot be read (%v)", err)
 		}
-		pt := placement.WithDefaults(placement.Spec{Policy: placement.Policy{PlacementType: policy.PlacementType}}).Policy.PlacementType
-		b, err := json.Marshal(compactPreview(pt, old))
+		conditions := json.RawMessage("null")
+		if old.Conditions != nil {
+			conditions = *old.Conditions
+		}
+		b, err := json.Marshal(map[string]any{"selected": len(old.SelectedClusters), "requested": old.Requested, "fulfilled": old.Fulfilled,
+			"message": old.Message, "observed_generation": old.ObservedGeneration, "conditions": conditions})
 		if err != nil {
-			resp.Diagnostics.AddError("Cannot upgrade the state", err.Error())
-			return
+			return err
 		}
-		state["preview"] = b
+		state["status"] = b
 	}
-	b, err := json.Marshal(state)
-	if err != nil {
-		resp.Diagnostics.AddError("Cannot upgrade the state", err.Error())
-		return
-	}
-	resp.DynamicValue = &tfprotov6.DynamicValue{JSON: b}
+	return nil
 }

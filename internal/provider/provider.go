@@ -168,8 +168,11 @@ func (p *aksProvider) DataSources(context.Context) []func() datasource.DataSourc
 	return []func() datasource.DataSource{
 		newMemberClustersDataSource,
 		newPlacementPreviewDataSource,
+		newPlacementDataSource,
 		newDisruptionPreviewDataSource,
 		newUpdatePreviewDataSource,
+		newUpdateRunDataSource,
+		newAutoUpgradePreviewDataSource,
 		newKubernetesVersionsDataSource,
 	}
 }

@@ -9,17 +9,9 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
 )
-
-// testAccProviders runs the provider in-process for the Terraform CLI that
-// terraform-plugin-testing starts (TF_ACC_TERRAFORM_PATH).
-var testAccProviders = map[string]func() (tfprotov6.ProviderServer, error){
-	"aks": providerserver.NewProtocol6WithError(New("test")()),
-}
 
 // testClock is the fixed instant every acceptance test runs at.
 const testClock = "2026-11-21T12:00:00Z"
@@ -31,9 +23,23 @@ func providerConfig(t *testing.T, fleetFile string) string {
 	return providerConfigAt(filepath.Join(t.TempDir(), "state.db"), fleetFile, testClock)
 }
 
+// Clocks of providerConfigAt besides a fixed instant: the real clock, and a
+// fixed clock at the instant the environment variable EnvClockTime holds
+// when the hub is opened (a test moves it between commands; the provider
+// under test runs in the test's process).
+const (
+	clockReal    = "real"
+	clockFromEnv = "env"
+	// clockScaled runs an hour per second from scaledFrom.
+	clockScaled = "scaled"
+	scaledFrom  = "2026-11-27T10:00:00Z"
+	scaledRate  = 3600
+)
+
 // providerConfigAt configures the mock hub with the given state, inventory
-// and fixed clock — or, with AKS_TEST_HUB=azure, the azure block against the
-// wire emulator of that same mock hub (hub_emulator_test.go).
+// and clock (an RFC 3339 instant, clockReal or clockFromEnv) — or, with
+// AKS_TEST_HUB=azure, the azure block against the wire emulator of that
+// same mock hub (hub_emulator_test.go).
 func providerConfigAt(state, fleetFile, clock string) string {
 	if testHubIsAzure() {
 		return azureProviderConfig(state, fleetFile, clock)
@@ -42,15 +48,23 @@ func providerConfigAt(state, fleetFile, clock string) string {
 	if fleetFile != "" {
 		ff = fmt.Sprintf("    fleet_file = %q\n", fleetFile)
 	}
+	clocks := ""
+	switch clock {
+	case clockReal:
+	case clockFromEnv:
+		clocks = "    clock      = \"fixed\"\n" // clock_time from EnvClockTime
+	case clockScaled:
+		clocks = fmt.Sprintf("    clock       = \"scaled\"\n    clock_time  = %q\n    clock_scale = %d\n", scaledFrom, scaledRate)
+	default:
+		clocks = fmt.Sprintf("    clock      = \"fixed\"\n    clock_time = %q\n", clock)
+	}
 	return fmt.Sprintf(`
 provider "aks" {
   mock {
 %s    state_path = %q
-    clock      = "fixed"
-    clock_time = %q
-  }
+%s  }
 }
-`, ff, state, clock)
+`, ff, state, clocks)
 }
 
 // writeFleet writes an inventory file for a test and returns its path.

@@ -114,7 +114,9 @@ func TestAccRegression_unknownValues(t *testing.T) {
 			Config: cfg + unknownNamespace + strings.Replace(simplePlacement("", `policy = { placement_type = "PickAll" }`), `name = "web" }`, `name = terraform_data.ns.output }`, 1),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectResourceAction(plAddr, plancheck.ResourceActionReplace),
-				plancheck.ExpectUnknownValue(plAddr, tfjsonpath.New("preview")),
+				// The preview waits for the value: apply previews it.
+				expectNoPreview(placementObj("web")),
+				plancheck.ExpectUnknownValue(plAddr, tfjsonpath.New("status")),
 			}},
 		},
 	}})

@@ -24,7 +24,13 @@ var (
 	_ resource.ResourceWithValidateConfig = (*autoUpgradeProfileResource)(nil)
 	_ resource.ResourceWithModifyPlan     = (*autoUpgradeProfileResource)(nil)
 	_ resource.ResourceWithImportState    = (*autoUpgradeProfileResource)(nil)
+	_ resource.ResourceWithUpgradeState   = (*autoUpgradeProfileResource)(nil)
 )
+
+// UpgradeState: version 0 held a preview (designs/previews.md §7).
+func (r *autoUpgradeProfileResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
+	return upgraders("auto-upgrade profile", []int64{0}, dropPreview)
+}
 
 const autoUpgradeProfileType = "aks_fleet_autoupgrade_profile"
 
@@ -43,25 +49,13 @@ type autoUpgradeProfileModel struct {
 	ID   string `json:"id"`
 	Name string `json:"name"`
 	update.ProfileSpec
-	GenerateRunTrigger string             `json:"generate_run_trigger"`
-	GeneratedRunID     string             `json:"generated_run_id"`
-	Preview            *profilePreviewDoc `json:"preview"`
-	Status             *profileStatusDoc  `json:"status"`
+	GenerateRunTrigger string            `json:"generate_run_trigger"`
+	GeneratedRunID     string            `json:"generated_run_id"`
+	ReviewedPreview    string            `json:"reviewed_preview"`
+	Status             *profileStatusDoc `json:"status"`
 }
 
 func (autoUpgradeProfileResource) model() any { return &autoUpgradeProfileModel{} }
-
-// profilePreviewDoc is the profile's preview: the channel now and the run it would trigger.
-type profilePreviewDoc struct {
-	EvaluatedAt       string             `json:"evaluated_at"`
-	Summary           string             `json:"summary"`
-	KubernetesVersion string             `json:"kubernetes_version"`
-	NodeImages        map[string]string  `json:"node_images"`
-	SupportedMinors   []string           `json:"supported_minors"`
-	Note              string             `json:"note"`
-	LeftBehind        map[string]string  `json:"left_behind"`
-	Rollout           *rolloutPreviewDoc `json:"rollout"`
-}
 
 // profileStatusDoc is the profile's trigger history as the hub reports it.
 type profileStatusDoc struct {
@@ -79,34 +73,10 @@ func newProfileStatusDoc(s update.ProfileStatus) *profileStatusDoc {
 		Runs: append([]string{}, s.Runs...)}
 }
 
-func newProfilePreviewDoc(pp update.ProfilePreview) *profilePreviewDoc {
-	res := pp.Resolution
-	d := &profilePreviewDoc{EvaluatedAt: rfc3339(res.At), Summary: pp.Summary(), KubernetesVersion: res.Target,
-		NodeImages: res.NodeImages, SupportedMinors: append([]string{}, res.SupportedMinors...), Note: res.Err, LeftBehind: map[string]string{}}
-	if pp.Rollout != nil {
-		rd := newRolloutPreviewDoc(*pp.Rollout)
-		d.Rollout = &rd
-		for name, m := range pp.LeftBehind {
-			d.LeftBehind[name] = m.Message
-		}
-	}
-	return d
-}
-
-func (r *autoUpgradeProfileResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_fleet_autoupgrade_profile"
-}
-
-func (r *autoUpgradeProfileResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.configure(req.ProviderData, &resp.Diagnostics)
-}
-
-func (r *autoUpgradeProfileResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	attrs := map[string]rschema.Attribute{
-		"name": rschema.StringAttribute{Required: true, PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			MarkdownDescription: "The profile name: lower-case letters, digits and `-`, 1–50 characters, starting and ending with a letter or a digit."},
-		"id": rschema.StringAttribute{Computed: true, MarkdownDescription: "The profile name.",
-			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
+// profileSpecAttrs are the attributes of a profile's spec (update.ProfileSpec),
+// shared with aks_fleet_autoupgrade_preview.
+func profileSpecAttrs() map[string]rschema.Attribute {
+	return map[string]rschema.Attribute{
 		"channel": rschema.StringAttribute{Required: true, MarkdownDescription: "What the profile follows: `Stable` (the newest " +
 			"patch of minor N−1, N being the newest generally available minor), `Rapid` (the newest patch of N), " +
 			"`TargetKubernetesVersion` (the newest patch of `target_kubernetes_version`) or `NodeImage` (node images only, " +
@@ -124,28 +94,31 @@ func (r *autoUpgradeProfileResource) Schema(_ context.Context, _ resource.Schema
 			"`TargetKubernetesVersion` (and only then, where it is required): the minor to follow, `major.minor` such as `1.30`."},
 		"long_term_support": optionalFalse("With channel `TargetKubernetesVersion` only: allow a long-term-support minor outside the " +
 			"supported N−2..N window as the target, and keep members on LTS minors in the profile (default `false`)."),
+	}
+}
+
+func (r *autoUpgradeProfileResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_fleet_autoupgrade_profile"
+}
+
+func (r *autoUpgradeProfileResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.configure(req.ProviderData, &resp.Diagnostics)
+}
+
+func (r *autoUpgradeProfileResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	attrs := profileSpecAttrs()
+	for k, v := range map[string]rschema.Attribute{
+		"name": rschema.StringAttribute{Required: true, PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			MarkdownDescription: "The profile name: lower-case letters, digits and `-`, 1–50 characters, starting and ending with a letter or a digit."},
+		"id": rschema.StringAttribute{Computed: true, MarkdownDescription: "The profile name.",
+			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
 		"generate_run_trigger": rschema.StringAttribute{Optional: true, MarkdownDescription: "Any value; setting or changing it " +
 			"asks the hub, at apply, to generate the update run the profile would trigger now, **without starting it** " +
 			"(`generated_run_id`). Re-applying the same value generates nothing. Start the run by importing it into an " +
 			"`aks_fleet_update_run` with `start = true`, or with the Fleet Manager API."},
 		"generated_run_id": computedString("The update run the last change of `generate_run_trigger` generated (its name); null until then."),
-		"preview": rschema.SingleNestedAttribute{Computed: true, MarkdownDescription: "What the profile would do if its channel " +
-			"triggered at plan: the channel's target now and the rollout of the run it would start, in the order of its strategy. " +
-			"Computed when the profile is created or its configuration changes, and kept afterwards: time passing and new " +
-			"releases never cause a diff (`status` and the `aks_fleet_kubernetes_versions` data source show the live situation).",
-			Attributes: map[string]rschema.Attribute{
-				"evaluated_at": computedString("The hub's clock at plan (RFC 3339)."),
-				"summary":      computedString("One line: the channel's target and the rollout's totals."),
-				"kubernetes_version": computedString("The Kubernetes version the channel resolves to now (null for `NodeImage`, or when it " +
-					"resolves to nothing: see `note`)."),
-				"node_images":      computedStringMap("For `NodeImage`: the newest image of each family the channel takes node pools to."),
-				"supported_minors": computedStringList("The minors the profile moves members within, newest first: N, N−1, N−2, and LTS minors with `long_term_support`."),
-				"note":             computedString("Why the channel resolves to nothing now (no run would be generated); null otherwise."),
-				"left_behind": computedStringMap("The members the profile does not move — outside the supported minors, or more than one " +
-					"minor behind the target — each with the versions a manual update run must take it to first, in order."),
-				"rollout": rolloutPreviewAttr("The run the profile would start now: stage → group → member, each with its " +
-					"predicted outcome, versions from → to and the reason."),
-			}},
+		"reviewed_preview": reviewedPreviewAttr(reviewProfile, "the channel now resolves to another version than reviewed (a profile "+
+			"starts from the channel's release at its write: one written after a release entered the channel never triggers that release's run)"),
 		"status": rschema.SingleNestedAttribute{Computed: true, MarkdownDescription: "The profile's triggers, refreshed on every " +
 			"read: a release entering the channel makes an enabled profile generate an update run and start it.",
 			Attributes: map[string]rschema.Attribute{
@@ -156,13 +129,17 @@ func (r *autoUpgradeProfileResource) Schema(_ context.Context, _ resource.Schema
 				"last_run":                      computedString("The update run the last trigger started."),
 				"runs":                          computedStringList("Every update run the profile generated that still exists, triggered or on demand, oldest first."),
 			}},
+	} {
+		attrs[k] = v
 	}
 	resp.Schema = rschema.Schema{
-		// Version 0. A change of the state's shape bumps it and adds an
-		// upgrader from the previous version (see aks_fleet_placement).
+		// Version 1: no preview attribute (designs/previews.md §7). A change
+		// of the state's shape bumps it and adds an upgrader from every
+		// earlier version to UpgradeState.
+		Version: 1,
 		MarkdownDescription: "A Fleet Manager auto-upgrade profile (`fleets/autoUpgradeProfiles`): the fleet follows a release " +
 			"channel on its own — whenever a release enters the channel, the profile generates an update run with its strategy " +
-			"and starts it. `terraform plan` shows, before anything is enabled, what the channel resolves to today and what the " +
+			"and starts it. `terraform plan` shows, when the profile is created or changed, what the channel resolves to now and what the " +
 			"run would do to every member, including the members auto-upgrade leaves behind (more than one minor behind, or " +
 			"outside the supported minors) and the manual upgrades that bring them back.",
 		Attributes: withTypes(attrs),
@@ -216,10 +193,10 @@ func (r *autoUpgradeProfileResource) ModifyPlan(ctx context.Context, req resourc
 			setComputed(ctx, &resp.Plan, resp.Plan.Schema, path.Root("generated_run_id"), prior.GeneratedRunID, &resp.Diagnostics)
 		}
 		if !replaced && len(unknown) == 0 && sameSpec(prior.ProfileSpec, plan.ProfileSpec, update.ProfileWithDefaults) {
-			keepPreview(ctx, req.State, &resp.Plan, &resp.Diagnostics)
-			if triggered && r.hub != nil { // a run is generated at apply: it must be possible now
-				if f, err := r.hub.Fleet(ctx); err == nil {
-					checkGenerate(&resp.Diagnostics, update.ResolveProfile(plan.ProfileSpec, f.Regions, r.hub.Now()))
+			if triggered && r.hub != nil { // a run is generated at apply: it must be possible now, and shows what it does
+				if pp, ok := r.preview(ctx, plan.Name, plan.ProfileSpec, &resp.Diagnostics); ok {
+					checkGenerate(&resp.Diagnostics, pp.Resolution)
+					reportPreview(&resp.Diagnostics, objectRef{autoUpgradeProfileType, plan.Name}, profileReport(pp, "the run generate_run_trigger generates"))
 				}
 			}
 			return
@@ -227,14 +204,14 @@ func (r *autoUpgradeProfileResource) ModifyPlan(ctx context.Context, req resourc
 	} else if !triggered && !unknown.covers(field.Root("generate_run_trigger")) {
 		setComputed(ctx, &resp.Plan, resp.Plan.Schema, path.Root("generated_run_id"), "", &resp.Diagnostics)
 	}
+	obj := objectRef{autoUpgradeProfileType, plan.Name}
+	if unknown.covers(field.Root("reviewed_preview")) {
+		reviewUnknown(&resp.Diagnostics, reviewProfile, obj)
+	}
 	if len(unknown) > 0 || r.hub == nil {
-		return // the preview depends on values known only after apply
+		return // the preview depends on values known only at apply: apply previews it
 	}
-	strategy, found := previewStrategy(ctx, r.hub, plan.UpdateStrategyID, "profile", &resp.Diagnostics)
-	if !found {
-		return
-	}
-	pp, ok := r.preview(ctx, plan.Name, plan.ProfileSpec, strategy, &resp.Diagnostics)
+	pp, ok := r.preview(ctx, plan.Name, plan.ProfileSpec, &resp.Diagnostics)
 	if !ok {
 		return
 	}
@@ -242,7 +219,10 @@ func (r *autoUpgradeProfileResource) ModifyPlan(ctx context.Context, req resourc
 	if triggered {
 		checkGenerate(&resp.Diagnostics, pp.Resolution)
 	}
-	setComputed(ctx, &resp.Plan, resp.Plan.Schema, path.Root("preview"), newProfilePreviewDoc(pp), &resp.Diagnostics)
+	reportPreview(&resp.Diagnostics, obj, profileReport(pp, "the run a release entering the channel triggers"))
+	g := guard{kind: reviewProfile, token: plan.ReviewedPreview, obj: obj}
+	check(g, &resp.Diagnostics, "channel, target or image selection", profileReviewSpec(plan.ProfileSpec), pp.Resolution.At,
+		update.ExpectProfile(pp.Resolution), update.ProfileExpectation.Differences)
 }
 
 // checkGenerate refuses at plan a generate_run_trigger change the hub would
@@ -256,16 +236,17 @@ func checkGenerate(diags *diag.Diagnostics, res update.Resolution) {
 			"Change the channel or target_kubernetes_version, or change generate_run_trigger once a release enters the channel.", res.Channel, res.Err))
 }
 
-// preview previews profile spec (named name) over the fleet now, with its warnings.
-func (r *autoUpgradeProfileResource) preview(ctx context.Context, name string, spec update.ProfileSpec, strategy *update.Strategy,
-	diags *diag.Diagnostics) (update.ProfilePreview, bool) {
-	f, err := r.hub.Fleet(ctx)
-	if err != nil {
-		diags.AddError("Cannot read the fleet", err.Error())
-		return update.ProfilePreview{}, false
+// preview previews profile spec (named name) over the fleet now, with its
+// warnings; the strategy it follows is read from the hub. A strategy this
+// apply creates orders the rollout only at apply: what the channel resolves
+// to and who is left behind do not depend on it, the rollout is left out.
+func (r *autoUpgradeProfileResource) preview(ctx context.Context, name string, spec update.ProfileSpec, diags *diag.Diagnostics) (update.ProfilePreview, bool) {
+	strategy, found := previewStrategy(ctx, r.hub, spec.UpdateStrategyID, "profile", diags)
+	pp, ok := previewProfile(ctx, r.hub, name, spec, strategy, diags)
+	if !found {
+		pp.Rollout = nil
 	}
-	reportWarnings(diags, "Auto-upgrade profile", update.ProfileWarnings(spec, f))
-	return update.PreviewProfile(name, spec, strategy, update.Members(f), f.Regions, r.hub.UpgradeDuration(), r.hub.Now()), true
+	return pp, ok
 }
 
 func (r *autoUpgradeProfileResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -321,12 +302,6 @@ func (r *autoUpgradeProfileResource) apply(ctx context.Context, op string, prior
 	}
 	m.ID = p.Name
 	m.Status = newProfileStatusDoc(p.Status)
-	if m.Preview == nil { // not known at plan (a strategy created by this apply)
-		strategy, _ := previewStrategy(ctx, r.hub, m.UpdateStrategyID, "profile", diags)
-		if pp, ok := r.preview(ctx, m.Name, m.ProfileSpec, strategy, diags); ok {
-			m.Preview = newProfilePreviewDoc(pp)
-		}
-	}
 	// Recorded before the run is generated: a profile written is tracked
 	// even if generating fails, with the trigger as it was, so that the next
 	// apply tries again.
@@ -391,16 +366,14 @@ func (r *autoUpgradeProfileResource) Read(ctx context.Context, req resource.Read
 	m.ID, m.Name = p.Name, p.Name
 	if !sameSpec(prior.ProfileSpec, p.Spec, update.ProfileWithDefaults) { // imported, or changed outside Terraform
 		m.ProfileSpec = adoptSpec(p.Spec, prior.ProfileSpec, update.ProfileWithDefaults)
-		m.Preview = nil // it described the spec Terraform wrote
 	}
-	if m.Preview == nil { // imported or changed: preview the profile the hub holds
-		strategy, _ := previewStrategy(ctx, r.hub, m.UpdateStrategyID, "profile", &resp.Diagnostics)
-		pp, ok := r.preview(ctx, m.Name, m.ProfileSpec, strategy, &resp.Diagnostics)
-		if !ok {
-			return
+	m.ReviewedPreview = settle(&resp.Diagnostics, m.ReviewedPreview, reviewProfile, profileReviewSpec(m.ProfileSpec), func() (any, bool) {
+		f, err := r.hub.Fleet(ctx)
+		if err != nil {
+			return nil, false
 		}
-		m.Preview = newProfilePreviewDoc(pp)
-	}
+		return update.ExpectProfile(update.ResolveProfile(m.ProfileSpec, f.Regions, r.hub.Now())), true
+	})
 	m.Status = newProfileStatusDoc(p.Status)
 	setState(&resp.State, m, &resp.Diagnostics)
 }

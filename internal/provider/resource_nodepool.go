@@ -27,6 +27,7 @@ var (
 	_ resource.ResourceWithValidateConfig = (*nodePoolResource)(nil)
 	_ resource.ResourceWithModifyPlan     = (*nodePoolResource)(nil)
 	_ resource.ResourceWithImportState    = (*nodePoolResource)(nil)
+	_ resource.ResourceWithUpgradeState   = (*nodePoolResource)(nil)
 )
 
 func newNodePoolResource() resource.Resource { return &nodePoolResource{} }
@@ -42,20 +43,19 @@ type nodePoolModel struct {
 	Cluster string `json:"cluster"`
 	Name    string `json:"name"`
 	nodepool.NodePool
-	Preview *nodePoolPreviewDoc `json:"preview"`
-	Status  *nodePoolStatusDoc  `json:"status"`
+	ReviewedPreview string             `json:"reviewed_preview"`
+	Status          *nodePoolStatusDoc `json:"status"`
 }
 
 func (nodePoolResource) model() any { return &nodePoolModel{} }
 
 func (m nodePoolModel) ref() objectRef { return objectRef{nodePoolType, m.Cluster + "/" + m.Name} }
 
-// nodePoolPreviewDoc is the plan preview (schema version 1): compact, one
-// line per fact where a reviewer reads it. The structured allowances and
-// timeline are the aks_nap_disruption_preview data source's.
+// nodePoolPreviewDoc is the plan preview (designs/nap.md §7), one line per
+// fact, rendered in the plan diagnostic (report). The structured allowances
+// and timeline are the aks_nap_disruption_preview data source's.
 type nodePoolPreviewDoc struct {
-	EvaluatedAt string `json:"evaluated_at"`
-	Defaults    struct {
+	Defaults struct {
 		ExpireAfter         string   `json:"expire_after"`
 		ConsolidationPolicy string   `json:"consolidation_policy"`
 		Budgets             []string `json:"budgets"`
@@ -103,12 +103,7 @@ func (r *nodePoolResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 	attrs["cluster"] = rschema.StringAttribute{Required: true, PlanModifiers: replace,
 		MarkdownDescription: "The member cluster whose Node Auto Provisioning runs the NodePool (on the mock hub: a member name)."}
 	attrs["name"] = rschema.StringAttribute{Required: true, PlanModifiers: replace, MarkdownDescription: "NodePool name (a DNS-1123 subdomain, e.g. `default`)."}
-	attrs["preview"] = rschema.SingleNestedAttribute{Computed: true, Attributes: nodePoolPreviewAttrs(),
-		MarkdownDescription: "Computed at plan when the NodePool is created or its configuration changes (and kept until it " +
-			"changes again, so time passing never causes a diff), one line per fact: resolved defaults, allowed disruptions now " +
-			"per reason and when a blocked reason is next allowed, a 7-day timeline of allowances (each window once, with the " +
-			"reasons it applies to), nodes expiring within 7 days, and which nodes the change drifts. The same allowances and " +
-			"timeline as numbers are the `aks_nap_disruption_preview` data source's."}
+	attrs["reviewed_preview"] = reviewedPreviewAttr(reviewNodePool, "a budget now allows another number of disruptions than reviewed")
 	attrs["status"] = rschema.SingleNestedAttribute{Computed: true, MarkdownDescription: "The pool's live nodes, refreshed on every read.",
 		Attributes: map[string]rschema.Attribute{
 			"nodes":      rschema.Int64Attribute{Computed: true, MarkdownDescription: "Nodes in the pool."},
@@ -118,13 +113,15 @@ func (r *nodePoolResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 		},
 	}
 	resp.Schema = rschema.Schema{
-		// Version 1: the compact preview. A change of the state's shape bumps
-		// it and adds an upgrader (UpgradeState) that decodes the old shape
-		// with its own model and encodes nodePoolModel.
-		Version: 1,
+		// Version 2: no preview attribute (designs/previews.md §7); version 1
+		// had it one line per fact, version 0 as structured lists. A change
+		// of the state's shape bumps it and adds an upgrader from every
+		// earlier version to UpgradeState.
+		Version: 2,
 		MarkdownDescription: "A Karpenter `NodePool` (`karpenter.sh/v1`) run by AKS Node Auto Provisioning. Validates what Karpenter and " +
 			"AKS would reject — including cron schedules Kubernetes admits but Karpenter then fails on, blocking all disruption — and " +
-			"shows at plan when the disruption budgets allow node churn, which nodes expire, and how many nodes a change drifts.",
+			"shows at plan, when the pool is created or changed, when the disruption budgets allow node churn, which nodes expire, " +
+			"and how many nodes a change drifts.",
 		Attributes: withTypes(attrs),
 	}
 }
@@ -141,12 +138,6 @@ func (r *nodePoolResource) ValidateConfig(ctx context.Context, req resource.Vali
 	errs := append(nodepool.ValidateIdentity(m.Cluster, m.Name), nodepool.Validate(m.NodePool)...)
 	reportErrors(&resp.Diagnostics, "Invalid NodePool", errs, unknown)
 }
-
-// previewInstant is when a NodePool preview is evaluated: the start of the
-// current UTC hour. Terraform plans a resource again while applying it and
-// requires the same result, so the preview cannot depend on the exact time;
-// a plan applied in a later hour must be planned again.
-func previewInstant(now time.Time) time.Time { return now.UTC().Truncate(time.Hour) }
 
 func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
@@ -176,42 +167,70 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 				return
 			}
 			if len(unknown) == 0 && sameSpec(prior.NodePool, plan.NodePool, nodepool.WithDefaults) {
-				keepPreview(ctx, req.State, &resp.Plan, &resp.Diagnostics)
-				return
+				return // nothing to preview: the hub already holds this spec
 			}
 			before = &prior.NodePool
 		}
 	}
+	obj := plan.ref()
+	if unknown.covers(field.Root("reviewed_preview")) {
+		reviewUnknown(&resp.Diagnostics, reviewNodePool, obj)
+	}
 	if len(unknown) > 0 || r.hub == nil {
-		return // the preview depends on values known only after apply: it stays unknown
+		return // the preview depends on values known only at apply: apply previews it
 	}
-	// A new pool has no nodes, and its cluster is not contacted to plan it
-	// (it may not exist yet, or not serve NodePools yet): the fleet says
-	// whether it is a member. A pool that exists shows its live nodes.
-	var live hub.NodePoolStatus
-	var err error
-	if before == nil {
-		err = r.isMember(ctx, plan.Cluster)
-	} else {
-		live, err = r.hub.NodePoolNodes(ctx, plan.Cluster, plan.Name)
-	}
-	if errors.Is(err, hub.ErrNotFound) {
-		resp.Diagnostics.AddAttributeError(path.Root("cluster"), "Unknown member cluster", "cluster: "+err.Error()+
-			". Use the name of a member cluster (data.aks_fleet_member_clusters lists them).")
-		return
-	}
-	if err != nil {
-		resp.Diagnostics.AddError("Cannot read the pool's nodes", plan.ref().String()+": "+err.Error())
+	live, ok := poolNodes(ctx, r.hub, plan.Cluster, plan.Name, before == nil, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	reportWarnings(&resp.Diagnostics, "NodePool", nodepool.Warnings(plan.NodePool))
-	doc := newNodePoolPreviewDoc(before, plan.NodePool, live.Nodes, previewInstant(r.hub.Now()))
-	setComputed(ctx, &resp.Plan, resp.Plan.Schema, path.Root("preview"), doc, &resp.Diagnostics)
+	now := r.hub.Now()
+	doc := newNodePoolPreviewDoc(before, plan.NodePool, live.Nodes, now)
+	reportPreview(&resp.Diagnostics, obj, doc.report(now))
+	budgets := nodepool.WithDefaults(plan.NodePool).Disruption.Budgets
+	g := guard{kind: reviewNodePool, token: plan.ReviewedPreview, obj: obj}
+	check(g, &resp.Diagnostics, "budgets", nodePoolReviewSpec(budgets), now, nodepool.Expect(budgets, doc.Nodes.Total, doc.Nodes.Disrupting, now),
+		nodepool.Expectation.Differences)
+}
+
+// UpgradeState: versions 0 and 1 held a preview (designs/previews.md §7).
+func (r *nodePoolResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
+	return upgraders("NodePool", []int64{0, 1}, dropPreview)
+}
+
+// poolNodes are the nodes a pool's preview counts. A new pool has none, and
+// its cluster is not contacted to plan it (it may not exist yet, or not serve
+// NodePools yet): the fleet says whether it is a member. A pool that exists
+// shows its live nodes.
+func poolNodes(ctx context.Context, h hub.Hub, cluster, name string, create bool, diags *diag.Diagnostics) (hub.NodePoolStatus, bool) {
+	var live hub.NodePoolStatus
+	var err error
+	if create {
+		err = isMember(ctx, h, cluster)
+	} else {
+		live, err = h.NodePoolNodes(ctx, cluster, name)
+	}
+	if errors.Is(err, hub.ErrNotFound) {
+		diags.AddAttributeError(path.Root("cluster"), "Unknown member cluster", "cluster: "+err.Error()+
+			". Use the name of a member cluster (data.aks_fleet_member_clusters lists them).")
+		return live, false
+	}
+	if err != nil {
+		diags.AddError("Cannot read the pool's nodes", nodePoolType+" "+cluster+"/"+name+": "+err.Error())
+		return live, false
+	}
+	return live, true
+}
+
+// nodePoolReviewSpec is the digest of what a NodePool's review covers: its
+// budgets, after defaults (designs/previews.md §5).
+func nodePoolReviewSpec(budgets []nodepool.Budget) string {
+	return specDigest(nodepool.NodePool{Disruption: &nodepool.Disruption{Budgets: budgets}}, nodepool.WithDefaults)
 }
 
 // isMember returns hub.ErrNotFound when cluster is not a member of the fleet.
-func (r *nodePoolResource) isMember(ctx context.Context, cluster string) error {
-	f, err := r.hub.Fleet(ctx)
+func isMember(ctx context.Context, h hub.Hub, cluster string) error {
+	f, err := h.Fleet(ctx)
 	if err != nil {
 		return err
 	}
@@ -225,7 +244,6 @@ func (r *nodePoolResource) isMember(ctx context.Context, cluster string) error {
 func newNodePoolPreviewDoc(before *nodepool.NodePool, after nodepool.NodePool, nodes []nodepool.Node, now time.Time) nodePoolPreviewDoc {
 	np := nodepool.WithDefaults(after)
 	var d nodePoolPreviewDoc
-	d.EvaluatedAt = now.UTC().Format(time.RFC3339)
 	d.Defaults.ExpireAfter = deref(np.Template.ExpireAfter)
 	d.Defaults.ConsolidationPolicy = deref(np.Disruption.ConsolidationPolicy)
 	d.Defaults.Budgets = describeBudgets(np.Disruption.Budgets)
@@ -253,6 +271,65 @@ func newNodePoolPreviewDoc(before *nodepool.NodePool, after nodepool.NodePool, n
 	drift.Replacement = nodepool.ReplacementEstimate(dr.Drifted, np.Disruption.Budgets, total, disrupting, now).Message
 	d.Drift = drift
 	return d
+}
+
+// report is the plan diagnostic of the preview evaluated at now.
+func (d nodePoolPreviewDoc) report(now time.Time) preview {
+	p := preview{At: now, Basis: "on the pool's nodes as the hub reports them"}
+	// The headline: the node count and what may be disrupted now, one
+	// number when every reason has the same.
+	allowed := map[string][]string{}
+	var order []string
+	for _, r := range nodepool.Reasons {
+		a, _, _ := strings.Cut(d.AllowedNow[string(r)], " (")
+		if len(allowed[a]) == 0 {
+			order = append(order, a)
+		}
+		allowed[a] = append(allowed[a], string(r))
+	}
+	p.Headline = countNoun(d.Nodes.Total, "node") + "; disruptions allowed now: "
+	if len(order) == 1 {
+		p.Headline += order[0]
+	} else {
+		var parts []string
+		for _, a := range order {
+			parts = append(parts, strings.Join(allowed[a], ", ")+" "+a)
+		}
+		p.Headline += strings.Join(parts, "; ")
+	}
+	p.add("", fmt.Sprintf("%s, %d disrupting; expire_after %s, consolidation_policy %s", countNoun(d.Nodes.Total, "node"),
+		d.Nodes.Disrupting, d.Defaults.ExpireAfter, d.Defaults.ConsolidationPolicy))
+	p.add("budgets", d.Defaults.Budgets...)
+	p.add("allowed now", reasonLines(d.AllowedNow)...)
+	p.add("next allowed", reasonLines(d.NextAllowed)...)
+	p.add("the next 7 days", d.Timeline...)
+	var expiring [][2]string
+	for _, n := range sortedKeys(d.Expiring) {
+		expiring = append(expiring, [2]string{n, d.Expiring[n]})
+	}
+	p.add("expiring within 7 days", bounded(columns(expiring), maxPoolPreviewNodes, "")...)
+	if d.Drift != nil {
+		var nodes [][2]string
+		for _, n := range sortedKeys(d.Drift.Nodes) {
+			nodes = append(nodes, [2]string{n, d.Drift.Nodes[n]})
+		}
+		p.add("drift", append([]string{d.Drift.Summary, d.Drift.Replacement}, bounded(columns(nodes), maxPoolPreviewNodes, "")...)...)
+	}
+	return p
+}
+
+// maxPoolPreviewNodes bounds the nodes a NodePool preview lists one by one.
+const maxPoolPreviewNodes = 20
+
+// reasonLines are a reason-keyed map's lines, in the reasons' order.
+func reasonLines(m map[string]string) []string {
+	var rows [][2]string
+	for _, r := range nodepool.Reasons {
+		if v, ok := m[string(r)]; ok {
+			rows = append(rows, [2]string{string(r), v})
+		}
+	}
+	return columns(rows)
 }
 
 // describeBudgets is one line per budget, numbered from 1 as the timeline
@@ -289,11 +366,13 @@ func expiryLine(at time.Time, overdue bool) string {
 	return s
 }
 
-func deref(s *string) string {
-	if s == nil {
-		return ""
+// deref is the value p points at, or the zero value.
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
 	}
-	return *s
+	return *p
 }
 
 func (r *nodePoolResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -365,16 +444,22 @@ func (r *nodePoolResource) Read(ctx context.Context, req resource.ReadRequest, r
 	}
 	saveVersion(ctx, resp.Private, np.Meta, &resp.Diagnostics)
 	status := newNodePoolStatusDoc(np.Status)
-	if prior.Preview == nil { // imported: preview the pool as it is
-		pv := newNodePoolPreviewDoc(nil, np.Spec, np.Status.Nodes, previewInstant(r.hub.Now()))
-		prior.Preview = &pv
+	m := prior
+	m.Cluster, m.Name, m.Status = cluster, name, &status
+	adopted := !sameSpec(prior.NodePool, np.Spec, nodepool.WithDefaults) || prior.Cluster != cluster || prior.Name != name
+	if adopted { // imported, or changed outside Terraform
+		m.NodePool = adoptSpec(np.Spec, prior.NodePool, nodepool.WithDefaults)
 	}
-	if !sameSpec(prior.NodePool, np.Spec, nodepool.WithDefaults) || prior.Cluster != cluster || prior.Name != name {
-		setState(&resp.State, nodePoolModel{ID: prior.ID, Cluster: cluster, Name: name, NodePool: adoptSpec(np.Spec, prior.NodePool, nodepool.WithDefaults), Preview: prior.Preview, Status: &status}, &resp.Diagnostics)
-		return
-	}
-	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("preview"), prior.Preview, &resp.Diagnostics)
-	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("status"), status, &resp.Diagnostics)
+	budgets := nodepool.WithDefaults(m.NodePool).Disruption.Budgets
+	m.ReviewedPreview = settle(&resp.Diagnostics, m.ReviewedPreview, reviewNodePool, nodePoolReviewSpec(budgets), func() (any, bool) {
+		live, err := r.hub.NodePoolNodes(ctx, cluster, name)
+		if err != nil {
+			return nil, false
+		}
+		total, disrupting := nodepool.CountNodes(live.Nodes)
+		return nodepool.Expect(budgets, total, disrupting, r.hub.Now()), true
+	})
+	recordRead(ctx, &resp.State, m, adopted, &resp.Diagnostics)
 }
 
 func (r *nodePoolResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {

@@ -11,12 +11,14 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
 )
 
 const npAddr = "aks_nap_nodepool.test"
+
+// npObj names the test's NodePool in its preview's summary.
+const npObj = nodePoolType + " aks-east-prod-01/default"
 
 // nodePoolConfig is a NodePool on the sample fleet's aks-east-prod-01, whose
 // NAP pool "default" has 3 nodes (30h, 200h and 700h old).
@@ -51,8 +53,8 @@ func TestAccNodePool_lifecycle(t *testing.T) {
 				Config: cfg + nodePoolConfig(`team = "web"`, `{ nodes = "2" }`),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(npAddr, plancheck.ResourceActionCreate),
-					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "nodes", "total"), knownvalue.Int64Exact(0)),
-					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "expiring"), knownvalue.MapSizeExact(0)),
+					expectPreview(npObj, "— 0 nodes; disruptions allowed now: 2", "0 nodes, 0 disrupting"),
+					expectSection(npObj, "expiring within 7 days"),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(npAddr, attrPath("status", "nodes"), knownvalue.Int64Exact(3)),
@@ -63,27 +65,19 @@ func TestAccNodePool_lifecycle(t *testing.T) {
 				// The pool's live nodes are previewed from now on.
 				Config: cfg + nodePoolConfig(`team = "web"`, weekdays),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "nodes", "total"), knownvalue.Int64Exact(3)),
 					// Saturday noon: the weekday budget is inactive; 10% of 3 rounds up to 1.
-					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "allowed_now"), knownvalue.MapExact(map[string]knownvalue.Check{
-						"Empty":         knownvalue.StringExact("1 (budget #1)"),
-						"Drifted":       knownvalue.StringExact("1 (budget #1)"),
-						"Underutilized": knownvalue.StringExact("1 (budget #1)"),
-					})),
-					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "next_allowed"), knownvalue.MapSizeExact(0)), // nothing blocked now
-					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "defaults", "expire_after"), knownvalue.StringExact("720h")),
-					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "defaults", "consolidation_policy"), knownvalue.StringExact("WhenEmptyOrUnderutilized")),
-					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "defaults", "budgets"), listOf(
-						"#1: 10% · always · all reasons", `#2: 0 · schedule "0 9 * * 1-5" for 8h · all reasons`)),
+					expectPreview(npObj, "— 3 nodes; disruptions allowed now: 1",
+						"3 nodes, 0 disrupting; expire_after 720h, consolidation_policy WhenEmptyOrUnderutilized"),
+					expectSection(npObj, "allowed now", "Empty 1 (budget #1)", "Drifted 1 (budget #1)", "Underutilized 1 (budget #1)"),
+					expectSection(npObj, "next allowed"), // nothing blocked now
+					expectSection(npObj, "budgets", "#1: 10% · always · all reasons", `#2: 0 · schedule "0 9 * * 1-5" for 8h · all reasons`),
 					// Monday 09:00–17:00 UTC the weekday budget blocks disruption, for every reason: one line.
-					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "timeline", 0), knownvalue.StringExact("Sat 12:00–Mon 09:00 UTC · Empty, Drifted, Underutilized: 1 (budget #1)")),
-					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "timeline", 1), knownvalue.StringExact("Mon 09:00–17:00 UTC · Empty, Drifted, Underutilized: 0 (budget #2)")),
-					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "timeline"), knownvalue.ListSizeExact(11)), // 5 weekday windows and 6 between
+					expectPreviewLine(npObj, lineIs("Sat 12:00–Mon 09:00 UTC · Empty, Drifted, Underutilized: 1 (budget #1)")),
+					expectPreviewLine(npObj, lineIs("Mon 09:00–17:00 UTC · Empty, Drifted, Underutilized: 0 (budget #2)")),
+					expectSectionSize(npObj, "the next 7 days", 11), // 5 weekday windows and 6 between
 					// The 700h-old node expires at 720h, within 7 days.
-					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "expiring"), knownvalue.MapExact(map[string]knownvalue.Check{
-						"aks-default-b3n8r": knownvalue.StringExact("2026-11-22T08:00:00Z"),
-					})),
-					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "drift", "drifted"), knownvalue.Int64Exact(0)),
+					expectSection(npObj, "expiring within 7 days", "aks-default-b3n8r 2026-11-22T08:00:00Z"),
+					expectPreview(npObj, "drift:", "0 of 3 node(s) drift"),
 				}},
 			},
 			{
@@ -91,26 +85,18 @@ func TestAccNodePool_lifecycle(t *testing.T) {
 				Config: cfg + nodePoolConfig(`team = "web"`, `{ nodes = "2" }`),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(npAddr, plancheck.ResourceActionUpdate),
-					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "drift", "drifted"), knownvalue.Int64Exact(0)),
-					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "drift", "nodes"), knownvalue.MapSizeExact(0)),
-					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "drift", "replacement"), knownvalue.StringExact("no drifted node to replace")),
-					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "allowed_now", "Empty"), knownvalue.StringExact("2 (budget #1)")),
-					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "timeline"), listOf(
-						"Sat 2026-11-21 12:00–Sat 2026-11-28 12:00 UTC · Empty, Drifted, Underutilized: 2 (budget #1)")),
+					expectSection(npObj, "drift", "0 of 3 node(s) drift: disruption.budgets changed (never drifts)", "no drifted node to replace"),
+					expectPreviewLine(npObj, keyLine("Empty", "2 (budget #1)")),
+					expectSection(npObj, "the next 7 days", "Sat 2026-11-21 12:00–Sat 2026-11-28 12:00 UTC · Empty, Drifted, Underutilized: 2 (budget #1)"),
 				}},
 			},
 			{
 				// A template label change drifts every node; 2 at a time takes 2 passes.
 				Config: cfg + nodePoolConfig(`team = "payments"`, `{ nodes = "2" }`),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "drift", "drifted"), knownvalue.Int64Exact(3)),
-					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "drift", "summary"), knownvalue.StringExact("3 of 3 node(s) drift: template.labels changed (drifts every node)")),
-					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "drift", "nodes"), knownvalue.MapExact(map[string]knownvalue.Check{
-						"aks-default-7xk2p": knownvalue.StringExact("template.labels"),
-						"aks-default-9qw4m": knownvalue.StringExact("template.labels"),
-						"aks-default-b3n8r": knownvalue.StringExact("template.labels"),
-					})),
-					plancheck.ExpectKnownValue(npAddr, attrPath("preview", "drift", "replacement"), knownvalue.StringExact("3 drifted node(s): 2 per pass (budget #1), 2 pass(es), starting now")),
+					expectSection(npObj, "drift", "3 of 3 node(s) drift: template.labels changed (drifts every node)",
+						"3 drifted node(s): 2 per pass (budget #1), 2 pass(es), starting now",
+						"aks-default-7xk2p template.labels", "aks-default-9qw4m template.labels", "aks-default-b3n8r template.labels"),
 				}},
 			},
 			{
@@ -118,8 +104,6 @@ func TestAccNodePool_lifecycle(t *testing.T) {
 				ImportState:       true,
 				ImportStateId:     "aks-east-prod-01/default",
 				ImportStateVerify: true,
-				// The drift preview describes the last planned change; an imported pool has none.
-				ImportStateVerifyIgnore: []string{"preview.drift"},
 			},
 		},
 	})
@@ -133,50 +117,41 @@ const blockedBudgets = `{ nodes = "2" },
       { nodes = "0", reasons = ["Drifted"] }`
 
 // blockedPreview is what the preview of nodePoolConfig with blockedBudgets
-// says, by attribute.
-var blockedPreview = []struct {
-	path  tfjsonpath.Path
-	check knownvalue.Check
-}{
-	{attrPath("preview", "allowed_now"), knownvalue.MapExact(map[string]knownvalue.Check{
-		"Empty":         knownvalue.StringExact("0 (budget #2)"),
-		"Drifted":       knownvalue.StringExact("0 (budget #3)"),
-		"Underutilized": knownvalue.StringExact("2 (budget #1)"),
-	})},
-	{attrPath("preview", "next_allowed"), knownvalue.MapExact(map[string]knownvalue.Check{
-		"Empty":   knownvalue.StringExact("2026-11-23T00:00:00Z: 2 (budget #1)"),
-		"Drifted": knownvalue.StringExact("not before 2026-11-28T12:00:00Z (blocked for the whole timeline)"),
-	})},
+// says, by section.
+var blockedPreview = map[string][]string{
+	"allowed now": {"Empty 0 (budget #2)", "Drifted 0 (budget #3)", "Underutilized 2 (budget #1)"},
+	"next allowed": {"Empty 2026-11-23T00:00:00Z: 2 (budget #1)",
+		"Drifted not before 2026-11-28T12:00:00Z (blocked for the whole timeline)"},
 	// Windows the reasons share are printed once, the others once per reason.
-	{attrPath("preview", "timeline"), listOf(
+	"the next 7 days": {
 		"Sat 12:00–Mon 00:00 UTC · Empty: 0 (budget #2)",
 		"Sat 2026-11-21 12:00–Sat 2026-11-28 12:00 UTC · Drifted: 0 (budget #3)",
 		"Sat 2026-11-21 12:00–Sat 2026-11-28 12:00 UTC · Underutilized: 2 (budget #1)",
 		"Mon 00:00–Sat 00:00 UTC · Empty: 2 (budget #1)",
 		"Sat 00:00–12:00 UTC · Empty: 0 (budget #2)",
-	)},
-	{attrPath("preview", "defaults", "budgets"), listOf(
-		"#1: 2 · always · all reasons",
-		`#2: 0 · schedule "0 0 * * 6" for 48h · Empty`,
-		"#3: 0 · always · Drifted",
-	)},
-	{attrPath("preview", "expiring"), knownvalue.MapExact(map[string]knownvalue.Check{
-		"aks-default-b3n8r": knownvalue.StringExact("2026-11-22T08:00:00Z"),
-	})},
+	},
+	"budgets":                {"#1: 2 · always · all reasons", `#2: 0 · schedule "0 0 * * 6" for 48h · Empty`, "#3: 0 · always · Drifted"},
+	"expiring within 7 days": {"aks-default-b3n8r 2026-11-22T08:00:00Z"},
+}
+
+// blockedChecks check every section of blockedPreview.
+func blockedChecks(obj string) []plancheck.PlanCheck {
+	var checks []plancheck.PlanCheck
+	for title, lines := range blockedPreview {
+		checks = append(checks, expectSection(obj, title, lines...))
+	}
+	return checks
 }
 
 // Reasons blocked now say when they are next allowed.
 func TestAccNodePool_nextAllowed(t *testing.T) {
 	cfg := providerConfig(t, "")
-	var checks []plancheck.PlanCheck
-	for _, c := range blockedPreview {
-		checks = append(checks, plancheck.ExpectKnownValue(npAddr, c.path, c.check))
-	}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviders,
 		Steps: []resource.TestStep{
 			{Config: cfg + nodePoolConfig(`team = "web"`, `{ nodes = "2" }`)}, // a new pool has no nodes to preview
-			{Config: cfg + nodePoolConfig(`team = "web"`, blockedBudgets), ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: checks}},
+			{Config: cfg + nodePoolConfig(`team = "web"`, blockedBudgets), ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: append(blockedChecks(npObj),
+				expectPreview(npObj, "— 3 nodes; disruptions allowed now: Empty, Drifted 0; Underutilized 2"))}},
 		},
 	})
 }
@@ -307,8 +282,8 @@ func TestAccNodePool_admittedLikeKarpenter(t *testing.T) {
 		// Item 10 — the CRD defaults an omitted disruption block to
 		// {consolidateAfter: 0s}, then budgets and consolidationPolicy inside it.
 		{issue9Pool("", ""), []plancheck.PlanCheck{
-			plancheck.ExpectKnownValue(npAddr, attrPath("preview", "defaults", "consolidation_policy"), knownvalue.StringExact("WhenEmptyOrUnderutilized")),
-			plancheck.ExpectKnownValue(npAddr, attrPath("preview", "defaults", "budgets"), listOf("#1: 10% · always · all reasons")),
+			expectPreview(nodePoolType+" aks-east-prod-01/batch", "consolidation_policy WhenEmptyOrUnderutilized"),
+			expectSection(nodePoolType+" aks-east-prod-01/batch", "budgets", "#1: 10% · always · all reasons"),
 		}},
 		// Item 10 — an empty limits key (the CRD's limits admit any key) and a taint value
 		// with a prefix (the CRD's pattern and Karpenter's IsQualifiedName admit it).
@@ -317,7 +292,7 @@ func TestAccNodePool_admittedLikeKarpenter(t *testing.T) {
 		// Item 7 — Balanced is in both CRDs' enum.
 		{issue9Pool("", `consolidate_after = "1m"
     consolidation_policy = "Balanced"`), []plancheck.PlanCheck{
-			plancheck.ExpectKnownValue(npAddr, attrPath("preview", "defaults", "consolidation_policy"), knownvalue.StringExact("Balanced")),
+			expectPreview(nodePoolType+" aks-east-prod-01/batch", "consolidation_policy Balanced"),
 		}},
 		// Item 8 — a mixed In list passes validateWellKnownValues; NotIn is not checked;
 		// kubernetes.io and k8s.io keys are not restricted by Karpenter v1.14.1 or the AKS CRD.

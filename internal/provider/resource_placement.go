@@ -16,7 +16,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
@@ -44,21 +43,22 @@ type placementResource struct {
 type placementModel struct {
 	ID string `json:"id"`
 	placement.Spec
-	PreviewLimit int                 `json:"preview_limit"`
-	Preview      *planPreviewDoc     `json:"preview"`
-	Status       *placementStatusDoc `json:"status"`
+	PreviewLimit    int                 `json:"preview_limit"`
+	ReviewedPreview string              `json:"reviewed_preview"`
+	Status          *placementStatusDoc `json:"status"`
 }
 
 func (placementResource) model() any { return &placementModel{} }
 
+// placementStatusDoc is what the hub holds, bounded (designs/previews.md §6):
+// counts, not the clusters, which the aks_fleet_placement data source lists.
 type placementStatusDoc struct {
-	SelectedClusters   []string             `json:"selected_clusters"`
-	Requested          *int                 `json:"requested"`
-	Fulfilled          bool                 `json:"fulfilled"`
-	Message            string               `json:"message"`
-	ObservedGeneration int64                `json:"observed_generation"`
-	Decisions          []placement.Decision `json:"decisions"`
-	Conditions         []conditionDoc       `json:"conditions"`
+	Selected           int            `json:"selected"`
+	Requested          *int           `json:"requested"`
+	Fulfilled          bool           `json:"fulfilled"`
+	Message            string         `json:"message"`
+	ObservedGeneration int64          `json:"observed_generation"`
+	Conditions         []conditionDoc `json:"conditions"`
 }
 
 type conditionDoc struct {
@@ -84,41 +84,48 @@ func (r *placementResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 	attrs["id"] = rschema.StringAttribute{Computed: true, MarkdownDescription: "The placement name.",
 		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
 	attrs["preview_limit"] = rschema.NumberAttribute{Optional: true, Computed: true, Default: numberdefault.StaticBigFloat(big.NewFloat(placement.DefaultPreviewLimit)),
-		MarkdownDescription: "How many left-out clusters the preview and the status list (default 20, as Fleet's own status).",
-		Validators:          []validator.Number{wholeNumberBetween(1, maxPreviewLimit)}}
-	attrs["preview"] = placementPlanPreviewAttr()
-	attrs["status"] = rschema.SingleNestedAttribute{Computed: true, MarkdownDescription: "The hub's actual decisions and conditions, " +
-		"refreshed on every read: when the fleet changes, this shows what Fleet does (held clusters stay, PickAll takes new eligible " +
-		"clusters, PickN replaces departed ones).",
+		MarkdownDescription: "How many clusters the plan's preview lists (default 20, as many unselected clusters as Fleet's " +
+			"own status keeps): the selected ones, then the best left out, then counts.",
+		Validators: []validator.Number{wholeNumberBetween(1, maxPreviewLimit)}}
+	attrs["reviewed_preview"] = reviewedPreviewAttr(reviewPlacement, "Fleet would select other clusters than reviewed")
+	attrs["status"] = rschema.SingleNestedAttribute{Computed: true, MarkdownDescription: "What the hub holds, after apply and on " +
+		"every read: when the fleet changes, this shows what Fleet does (held clusters stay, PickAll takes new eligible " +
+		"clusters, PickN replaces departed ones). Counts only, so that a plan stays readable on any fleet: the " +
+		"`aks_fleet_placement` data source lists every cluster with the score it was picked with.",
 		Attributes: map[string]rschema.Attribute{
-			"selected_clusters":   rschema.ListAttribute{ElementType: types.StringType, Computed: true, MarkdownDescription: "The clusters the placement holds, sorted."},
+			"selected":            rschema.Int64Attribute{Computed: true, MarkdownDescription: "How many clusters the placement holds."},
 			"requested":           rschema.Int64Attribute{Computed: true, MarkdownDescription: "Clusters asked for; null for PickAll."},
 			"fulfilled":           rschema.BoolAttribute{Computed: true, MarkdownDescription: "Whether every requested cluster was found."},
 			"message":             rschema.StringAttribute{Computed: true, MarkdownDescription: "Why the placement is not fulfilled; null when it is."},
 			"observed_generation": rschema.Int64Attribute{Computed: true, MarkdownDescription: "The spec generation the decisions were made for."},
-			"decisions": rschema.ListNestedAttribute{Computed: true, MarkdownDescription: "The selected clusters, then up to `preview_limit` clusters left out.",
-				NestedObject: rschema.NestedAttributeObject{Attributes: decisionAttrs()}},
-			"conditions": rschema.ListNestedAttribute{Computed: true, MarkdownDescription: "Placement conditions.",
-				NestedObject: rschema.NestedAttributeObject{Attributes: map[string]rschema.Attribute{
-					"type":                 rschema.StringAttribute{Computed: true, MarkdownDescription: "Condition type."},
-					"status":               rschema.StringAttribute{Computed: true, MarkdownDescription: "`True`, `False` or `Unknown`."},
-					"reason":               rschema.StringAttribute{Computed: true, MarkdownDescription: "Machine-readable reason."},
-					"message":              rschema.StringAttribute{Computed: true, MarkdownDescription: "Human-readable message."},
-					"last_transition_time": rschema.StringAttribute{Computed: true, MarkdownDescription: "When the status last changed (RFC 3339)."},
-				}},
-			},
+			"conditions":          conditionsAttr(),
 		},
 	}
 	resp.Schema = rschema.Schema{
-		// Version 1: the preview became one line per cluster
-		// (upgradePlacementStateV0). A change of the state's shape bumps it and
-		// adds an upgrader from the previous version to UpgradeState.
-		Version: 1,
+		// Version 2: no preview attribute, a status of counts
+		// (designs/previews.md §7); version 1 had the preview one line per
+		// cluster. A change of the state's shape bumps it and adds an
+		// upgrader from every earlier version to UpgradeState.
+		Version: 2,
 		MarkdownDescription: "A Fleet `ClusterResourcePlacement`: which member clusters get a set of hub resources. `terraform plan` " +
-			"shows the Fleet scheduler's decisions before anything is applied — every selected cluster and the best clusters left " +
-			"out, with their affinity and topology spread scores and the reason for each — and warns when a policy cannot be " +
-			"fulfilled or selects on a property no cluster has.",
+			"shows the Fleet scheduler's decisions before anything is applied — the selected clusters and the best clusters left " +
+			"out, with their affinity and topology spread scores and the reason for each; on a change, the clusters it adds and " +
+			"releases — and warns when a policy cannot be fulfilled or selects on a property no cluster has. With " +
+			"`reviewed_preview`, apply refuses to select other clusters than the plan showed.",
 		Attributes: withTypes(attrs),
+	}
+}
+
+// conditionsAttr is a placement's conditions (resource status and data source).
+func conditionsAttr() rschema.ListNestedAttribute {
+	return rschema.ListNestedAttribute{Computed: true, MarkdownDescription: "Placement conditions.",
+		NestedObject: rschema.NestedAttributeObject{Attributes: map[string]rschema.Attribute{
+			"type":                 rschema.StringAttribute{Computed: true, MarkdownDescription: "Condition type."},
+			"status":               rschema.StringAttribute{Computed: true, MarkdownDescription: "`True`, `False` or `Unknown`."},
+			"reason":               rschema.StringAttribute{Computed: true, MarkdownDescription: "Machine-readable reason."},
+			"message":              rschema.StringAttribute{Computed: true, MarkdownDescription: "Human-readable message."},
+			"last_transition_time": rschema.StringAttribute{Computed: true, MarkdownDescription: "When the status last changed (RFC 3339)."},
+		}},
 	}
 }
 
@@ -168,52 +175,46 @@ func (r *placementResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	if !ok {
 		return
 	}
-	var held []string
-	var opts placement.ScheduleOptions
+	var prior *placementModel
 	if !req.State.Raw.IsNull() {
-		var prior placementModel
-		if _, ok := readValue(req.State.Raw, &prior, &resp.Diagnostics); !ok {
+		prior = &placementModel{}
+		if _, ok := readValue(req.State.Raw, prior, &resp.Diagnostics); !ok {
 			return
 		}
 		// A new name or a new placement type replaces the placement (the
 		// schema's plan modifiers say so): nothing is held, no update rule applies.
-		replaced := unknown.covers(field.Root("name")) || prior.Name != plan.Name ||
-			unknown.covers(field.Root("policy").Child("placement_type")) || placementTypeChanges(prior.Policy, plan.Policy)
-		if !replaced {
+		if unknown.covers(field.Root("name")) || prior.Name != plan.Name ||
+			unknown.covers(field.Root("policy").Child("placement_type")) || placementTypeChanges(prior.Policy, plan.Policy) {
+			prior = nil
+		} else {
 			reportErrors(&resp.Diagnostics, "Invalid placement change", placement.ValidateUpdate(prior.Spec, plan.Spec), unknown)
 			if resp.Diagnostics.HasError() {
 				return
 			}
-			if len(unknown) == 0 && sameSpec(prior.Spec, plan.Spec, placement.WithDefaults) && prior.PreviewLimit == plan.PreviewLimit {
-				keepPreview(ctx, req.State, &resp.Plan, &resp.Diagnostics)
-				return
+			if len(unknown) == 0 && sameSpec(prior.Spec, plan.Spec, placement.WithDefaults) {
+				return // nothing to preview: the hub already holds this spec
 			}
-			if prior.Status != nil {
-				// The clusters held, with the scores recorded when each was
-				// picked: the status lists every selected cluster's decision
-				// with it, and scale-in ranks by it (designs/placement.md §7).
-				held = prior.Status.SelectedClusters
-				opts.Recorded = placement.RecordedScores(prior.Status.Decisions)
-			}
-			opts.Prev = &prior.Spec
 		}
 	}
+	obj := objectRef{placementType, plan.Name}
+	if unknown.covers(field.Root("reviewed_preview")) {
+		reviewUnknown(&resp.Diagnostics, reviewPlacement, obj)
+	}
 	if len(unknown) > 0 || r.hub == nil {
-		return // the preview depends on values known only after apply: it stays unknown
+		return // the preview depends on values known only at apply: apply previews it
 	}
-	f, err := r.hub.Fleet(ctx)
-	if err != nil {
-		resp.Diagnostics.AddError("Cannot read the fleet", err.Error())
+	var target placementTarget
+	if prior != nil { // a change of the placement the hub holds
+		target.name = plan.Name
+	}
+	pv, ok := previewPlacement(ctx, r.hub, plan.Spec, target, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	now := r.hub.Now()
-	res, err := placement.Schedule(plan.Spec, f, held, now, opts)
-	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("policy"), "Cannot schedule the placement", err.Error())
-		return
-	}
-	reportWarnings(&resp.Diagnostics, "Placement", placement.Warnings(plan.Spec, f, res, now))
-	setComputed(ctx, &resp.Plan, resp.Plan.Schema, path.Root("preview"), newPlanPreviewDoc(plan.Spec, res, plan.PreviewLimit), &resp.Diagnostics)
+	reportWarnings(&resp.Diagnostics, "Placement", pv.warnings)
+	reportPreview(&resp.Diagnostics, obj, pv.report(plan.PreviewLimit))
+	g := guard{kind: reviewPlacement, token: plan.ReviewedPreview, obj: obj}
+	check(g, &resp.Diagnostics, "policy", placementReviewSpec(plan.Spec), pv.at, placement.Expect(pv.result), placement.Expectation.Differences)
 }
 
 func (r *placementResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -223,6 +224,19 @@ func (r *placementResource) Create(ctx context.Context, req resource.CreateReque
 func (r *placementResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var prior placementModel
 	if _, ok := readValue(req.State.Raw, &prior, &resp.Diagnostics); !ok {
+		return
+	}
+	var m placementModel
+	if _, ok := readValue(req.Plan.Raw, &m, &resp.Diagnostics); !ok {
+		return
+	}
+	if sameSpec(prior.Spec, m.Spec, placement.WithDefaults) { // preview_limit or reviewed_preview only: nothing to write
+		p, err := r.hub.GetPlacement(ctx, prior.ID)
+		if err != nil {
+			hubError(&resp.Diagnostics, opUpdate, objectRef{placementType, prior.ID}, err)
+			return
+		}
+		r.record(ctx, req.Plan, p, &resp.State, resp.Private, &resp.Diagnostics)
 		return
 	}
 	guard := updateGuard(ctx, req.Private, r.current(ctx, prior.Name, prior.Spec), &resp.Diagnostics)
@@ -247,9 +261,15 @@ func (r *placementResource) apply(ctx context.Context, op string, plan tfsdk.Pla
 		hubError(diags, op, objectRef{placementType, m.Name}, err)
 		return
 	}
+	r.record(ctx, plan, p, state, private, diags)
+}
+
+// record stores the planned value with the hub's id and status, and the
+// placement's version in private state.
+func (r *placementResource) record(ctx context.Context, plan tfsdk.Plan, p *hub.Placement, state *tfsdk.State, private privateSetter, diags *diag.Diagnostics) {
 	state.Raw = plan.Raw
 	diags.Append(state.SetAttribute(ctx, path.Root("id"), p.Name)...)
-	setComputed(ctx, state, state.Schema, path.Root("status"), newPlacementStatusDoc(p, m.PreviewLimit), diags)
+	setComputed(ctx, state, state.Schema, path.Root("status"), newPlacementStatusDoc(p), diags)
 	saveVersion(ctx, private, p.Meta, diags)
 }
 
@@ -280,22 +300,21 @@ func (r *placementResource) Read(ctx context.Context, req resource.ReadRequest, 
 		return
 	}
 	saveVersion(ctx, resp.Private, p.Meta, &resp.Diagnostics)
-	if prior.PreviewLimit == 0 {
-		prior.PreviewLimit = placement.DefaultPreviewLimit
+	m := prior
+	m.ID = p.Name
+	adopted := !sameSpec(prior.Spec, p.Spec, placement.WithDefaults) || prior.PreviewLimit == 0
+	if adopted { // imported, or changed outside Terraform
+		m.Spec = adoptSpec(p.Spec, prior.Spec, placement.WithDefaults)
 	}
-	status := newPlacementStatusDoc(p, prior.PreviewLimit)
-	if prior.Preview == nil { // imported: preview the decisions the hub holds
-		res := placement.Result{Decisions: p.Status.Decisions, Selected: p.Status.Selected, Requested: p.Status.Requested,
-			Fulfilled: p.Status.Fulfilled, UnfulfilledMessage: p.Status.Message}
-		pv := newPlanPreviewDoc(p.Spec, res, prior.PreviewLimit)
-		prior.Preview = &pv
+	if m.PreviewLimit == 0 { // imported
+		m.PreviewLimit = placement.DefaultPreviewLimit
 	}
-	if !sameSpec(prior.Spec, p.Spec, placement.WithDefaults) { // imported, or changed outside Terraform
-		setState(&resp.State, placementModel{ID: p.Name, Spec: adoptSpec(p.Spec, prior.Spec, placement.WithDefaults), PreviewLimit: prior.PreviewLimit, Preview: prior.Preview, Status: &status}, &resp.Diagnostics)
-		return
-	}
-	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("preview"), prior.Preview, &resp.Diagnostics)
-	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("status"), status, &resp.Diagnostics)
+	m.ReviewedPreview = settle(&resp.Diagnostics, m.ReviewedPreview, reviewPlacement, placementReviewSpec(m.Spec), func() (any, bool) {
+		return placement.Expect(placement.Result{Selected: p.Status.Selected}), true
+	})
+	status := newPlacementStatusDoc(p)
+	m.Status = &status
+	recordRead(ctx, &resp.State, m, adopted, &resp.Diagnostics)
 }
 
 func (r *placementResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -313,18 +332,23 @@ func (r *placementResource) ImportState(ctx context.Context, req resource.Import
 	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
 }
 
-func newPlacementStatusDoc(p *hub.Placement, limit int) placementStatusDoc {
+// newPlacementStatusDoc is the resource's bounded status of a placement.
+func newPlacementStatusDoc(p *hub.Placement) placementStatusDoc {
 	s := p.Status
-	d := placementStatusDoc{SelectedClusters: append([]string{}, s.Selected...), Fulfilled: s.Fulfilled, Message: s.Message, ObservedGeneration: s.ObservedGeneration}
+	d := placementStatusDoc{Selected: len(s.Selected), Fulfilled: s.Fulfilled, Message: s.Message, ObservedGeneration: s.ObservedGeneration,
+		Conditions: newConditionDocs(s.Conditions)}
 	if s.Requested >= 0 {
 		req := s.Requested
 		d.Requested = &req
 	}
-	pv := placement.Preview(placement.Result{Decisions: s.Decisions}, limit)
-	d.Decisions = append(append([]placement.Decision{}, pv.Selected...), pv.LeftOut...)
-	for _, c := range s.Conditions {
-		d.Conditions = append(d.Conditions, conditionDoc{Type: c.Type, Status: c.Status, Reason: c.Reason, Message: c.Message,
+	return d
+}
+
+func newConditionDocs(cs []hub.Condition) []conditionDoc {
+	var out []conditionDoc
+	for _, c := range cs {
+		out = append(out, conditionDoc{Type: c.Type, Status: c.Status, Reason: c.Reason, Message: c.Message,
 			LastTransitionTime: c.LastTransitionTime.UTC().Format(time.RFC3339)})
 	}
-	return d
+	return out
 }

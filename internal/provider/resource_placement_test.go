@@ -33,8 +33,6 @@ func attrPath(root string, steps ...any) tfjsonpath.Path {
 	return p
 }
 
-func previewPath(steps ...any) tfjsonpath.Path { return attrPath("preview", steps...) }
-
 func listOf(names ...string) knownvalue.Check {
 	checks := make([]knownvalue.Check, len(names))
 	for i, n := range names {
@@ -43,22 +41,32 @@ func listOf(names ...string) knownvalue.Check {
 	return knownvalue.ListExact(checks)
 }
 
-// expectSelected checks the planned preview's selected clusters (one line each).
-func expectSelected(addr string, names ...string) []plancheck.PlanCheck {
-	checks := []plancheck.PlanCheck{plancheck.ExpectKnownValue(addr, previewPath("selected"), knownvalue.MapSizeExact(len(names)))}
-	for _, n := range names {
-		checks = append(checks, plancheck.ExpectKnownValue(addr, previewPath("selected", n), knownvalue.StringRegexp(regexp.MustCompile(`^affinity -?\d+, topology spread -?\d+`))))
+// placementObj names a placement in its preview's summary.
+func placementObj(name string) string { return placementType + " " + name }
+
+// expectSelected checks the plan's preview of a new placement: exactly these
+// clusters selected, each with its scores.
+func expectSelected(name string, clusters ...string) []plancheck.PlanCheck {
+	checks := []plancheck.PlanCheck{expectPreview(placementObj(name), fmt.Sprintf("selected (%d):", len(clusters)))}
+	for _, c := range clusters {
+		checks = append(checks, expectPreviewLine(placementObj(name), regexp.MustCompile(`^`+regexp.QuoteMeta(c)+`\s+affinity -?\d+, topology spread -?\d+`)))
 	}
 	return checks
 }
 
-// scores matches a selected cluster's line.
-func scores(affinity, topology int) knownvalue.Check {
-	return knownvalue.StringRegexp(regexp.MustCompile(fmt.Sprintf(`^affinity %d, topology spread %d\b`, affinity, topology)))
+// scoreLine matches a selected cluster's line in a preview.
+func scoreLine(cluster string, affinity, topology int) *regexp.Regexp {
+	return regexp.MustCompile(fmt.Sprintf(`^%s\s+affinity %d, topology spread %d\b`, regexp.QuoteMeta(cluster), affinity, topology))
 }
 
-func expectHeld(addr string, names ...string) statecheck.StateCheck {
-	return statecheck.ExpectKnownValue(addr, attrPath("status", "selected_clusters"), listOf(names...))
+// heldData reads, after apply, the clusters the placement of resource addr holds.
+func heldData(label, addr string) string {
+	return fmt.Sprintf("\ndata \"aks_fleet_placement\" %q {\n  name = %s.name\n}\n", label, addr)
+}
+
+// expectHeld checks the clusters a placement holds, read by heldData(label, …).
+func expectHeld(label string, names ...string) statecheck.StateCheck {
+	return statecheck.ExpectKnownValue("data.aks_fleet_placement."+label, tfjsonpath.New("selected_clusters"), listOf(names...))
 }
 
 // The seed policies of the Fleet documentation (examples/resources/aks_fleet_placement)
@@ -68,33 +76,31 @@ func TestAccPlacement_seedPolicies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := providerConfig(t, "") + string(src)
 	r := func(name string) string { return "aks_fleet_placement." + name }
+	cfg := providerConfig(t, "") + string(src) + heldData("most_cpu", r("most_cpu")) + heldData("fixed", r("fixed"))
 	var pre []plancheck.PlanCheck
-	pre = append(pre, expectSelected(r("five_nodes"), "aks-east-prod-01", "aks-east-prod-02", "aks-sea-prod-01", "aks-sea-prod-02", "aks-weu-prod-01", "aks-weu-prod-02")...)
-	pre = append(pre, expectSelected(r("east_five_nodes"), "aks-east-prod-01", "aks-east-prod-02")...)
-	pre = append(pre, expectSelected(r("most_cpu"), "aks-east-prod-01", "aks-sea-prod-01", "aks-weu-prod-01")...)
-	pre = append(pre, expectSelected(r("cheapest_cpu"), "aks-east-prod-01", "aks-sea-prod-01", "aks-sea-prod-02")...)
-	pre = append(pre, expectSelected(r("prod_gold"), "aks-east-prod-02", "aks-sea-prod-01", "aks-weu-prod-01")...)
-	pre = append(pre, expectSelected(r("spread"), "aks-east-prod-01", "aks-east-prod-02", "aks-sea-edge-01", "aks-sea-stage-01", "aks-weu-prod-02", "aks-weu-stage-01")...)
-	pre = append(pre, expectSelected(r("fixed"), "aks-east-prod-01", "aks-weu-prod-01")...)
+	pre = append(pre, expectSelected("five-nodes", "aks-east-prod-01", "aks-east-prod-02", "aks-sea-prod-01", "aks-sea-prod-02", "aks-weu-prod-01", "aks-weu-prod-02")...)
+	pre = append(pre, expectSelected("east-five-nodes", "aks-east-prod-01", "aks-east-prod-02")...)
+	pre = append(pre, expectSelected("most-cpu", "aks-east-prod-01", "aks-sea-prod-01", "aks-weu-prod-01")...)
+	pre = append(pre, expectSelected("cheapest-cpu", "aks-east-prod-01", "aks-sea-prod-01", "aks-sea-prod-02")...)
+	pre = append(pre, expectSelected("prod-gold", "aks-east-prod-02", "aks-sea-prod-01", "aks-weu-prod-01")...)
+	pre = append(pre, expectSelected("spread", "aks-east-prod-01", "aks-east-prod-02", "aks-sea-edge-01", "aks-sea-stage-01", "aks-weu-prod-02", "aks-weu-stage-01")...)
+	pre = append(pre, expectSelected("fixed", "aks-east-prod-01", "aks-weu-prod-01")...)
 	pre = append(pre,
 		// Scores: available CPU normalised over the whole fleet (min 2, max 100).
-		plancheck.ExpectKnownValue(r("most_cpu"), previewPath("selected", "aks-sea-prod-01"), scores(49, 0)),
+		expectPreviewLine(placementObj("most-cpu"), scoreLine("aks-sea-prod-01", 49, 0)),
 		// The best-scored cluster left out comes first among the left-out ones.
-		plancheck.ExpectKnownValue(r("most_cpu"), previewPath("left_out", "aks-east-prod-02"), knownvalue.StringExact("#1 does not score high enough (affinity score: 18, topology spread score: 0)")),
+		expectPreviewLine(placementObj("most-cpu"), regexp.MustCompile(`^#1 aks-east-prod-02\s+does not score high enough \(affinity score: 18, topology spread score: 0\)$`)),
 		// Per-core cost 0.1 … 1, ascending: 0.15 → 94, 0.18 → 91.
-		plancheck.ExpectKnownValue(r("cheapest_cpu"), previewPath("selected", "aks-sea-prod-02"), scores(91, 0)),
-		plancheck.ExpectKnownValue(r("prod_gold"), previewPath("selected", "aks-east-prod-02"), scores(20, 0)),
-		plancheck.ExpectKnownValue(r("prod_gold"), previewPath("summary"), knownvalue.StringExact("PickN: 3 of 3 clusters selected")),
-		plancheck.ExpectKnownValue(r("five_nodes"), previewPath("summary"), knownvalue.StringExact("PickAll: 6 clusters selected")),
-		plancheck.ExpectKnownValue(r("five_nodes"), previewPath("left_out_counts"), knownvalue.MapExact(map[string]knownvalue.Check{
+		expectPreviewLine(placementObj("cheapest-cpu"), scoreLine("aks-sea-prod-02", 91, 0)),
+		expectPreviewLine(placementObj("prod-gold"), scoreLine("aks-east-prod-02", 20, 0)),
+		expectPreview(placementObj("prod-gold"), "Preview: aks_fleet_placement prod-gold — PickN: 3 of 3 clusters selected"),
+		expectPreview(placementObj("five-nodes"), "— PickAll: 6 clusters selected",
 			// Fleet filters by affinity before eligibility: the stale cluster (2 nodes) counts here.
-			"does not match any required cluster affinity term":  knownvalue.Int64Exact(5),
-			"taint dedicated=gpu:NoSchedule cannot be tolerated": knownvalue.Int64Exact(1),
-		})),
-		plancheck.ExpectKnownValue(r("spread"), previewPath("rollout"),
-			knownvalue.StringExact("RollingUpdate: up to 3 unavailable and 1 extra at a time, each available after 60s")),
+			"left out (6; the best first):", "does not match any required cluster affinity term",
+			"taint dedicated=gpu:NoSchedule cannot be tolerated"),
+		expectPreview(placementObj("spread"), "RollingUpdate: up to 3 unavailable and 1 extra at a time, each available after 60s"),
+		// A prediction is not state: what the hub holds is known after apply.
 		plancheck.ExpectUnknownValue(r("fixed"), tfjsonpath.New("status")),
 	)
 	resource.Test(t, resource.TestCase{
@@ -104,10 +110,22 @@ func TestAccPlacement_seedPolicies(t *testing.T) {
 				Config:           cfg,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: pre},
 				ConfigStateChecks: []statecheck.StateCheck{
-					expectHeld(r("most_cpu"), "aks-east-prod-01", "aks-sea-prod-01", "aks-weu-prod-01"),
-					expectHeld(r("fixed"), "aks-east-prod-01", "aks-weu-prod-01"),
+					expectHeld("most_cpu", "aks-east-prod-01", "aks-sea-prod-01", "aks-weu-prod-01"),
+					expectHeld("fixed", "aks-east-prod-01", "aks-weu-prod-01"),
+					statecheck.ExpectKnownValue(r("fixed"), attrPath("status", "selected"), knownvalue.Int64Exact(2)),
 					statecheck.ExpectKnownValue(r("fixed"), attrPath("status", "conditions", 0, "reason"), knownvalue.StringExact("SchedulingPolicyFulfilled")),
+					// The data source has every decision with the score recorded when the cluster was picked.
+					statecheck.ExpectKnownValue("data.aks_fleet_placement.most_cpu", attrPath("decisions", 1), knownvalue.ObjectExact(map[string]knownvalue.Check{
+						"cluster_name": knownvalue.StringExact("aks-sea-prod-01"), "selected": knownvalue.Bool(true),
+						"affinity_score": knownvalue.Int64Exact(49), "topology_spread_score": knownvalue.Int64Exact(0),
+						"reason": knownvalue.StringExact(placement.ReasonPicked)})),
 				},
+			},
+			{
+				// A plan without changes previews nothing.
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan(),
+					expectNoPreview(placementObj("most-cpu"))}},
 			},
 			{
 				ResourceName:      r("spread"),
@@ -164,31 +182,31 @@ resource "aks_fleet_placement" "two" {
     number_of_clusters = 2
     affinity           = { required = [{ label_selector = { match_labels = { env = "prod" } } }] }
   }
-}`
+}` + heldData("all_prod", "aks_fleet_placement.all_prod") + heldData("two", "aks_fleet_placement.two")
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviders,
 		Steps: []resource.TestStep{
 			{
 				Config: cfg,
 				ConfigStateChecks: []statecheck.StateCheck{
-					expectHeld("aks_fleet_placement.all_prod", "east-1", "east-2", "west-1"),
-					expectHeld("aks_fleet_placement.two", "east-2", "west-1"), // ties go to the larger names
+					expectHeld("all_prod", "east-1", "east-2", "west-1"),
+					expectHeld("two", "east-2", "west-1"), // ties go to the larger names
 				},
 			},
 			{
 				PreConfig: func() { rewriteFleet(t, file, changedFleet) },
 				Config:    cfg,
 				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+					// Nothing to apply, nothing previewed: the hub's decisions moved with the fleet.
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan(), expectNoPreview(placementObj("two"))},
 				},
 				ConfigStateChecks: []statecheck.StateCheck{
 					// PickAll: the departed cluster is dropped, new matching clusters are taken,
 					// the relabelled and tainted cluster is held (IgnoredDuringExecution).
-					expectHeld("aks_fleet_placement.all_prod", "east-1", "west-1", "west-2", "west-3"),
+					expectHeld("all_prod", "east-1", "west-1", "west-2", "west-3"),
 					// PickN: west-1 stays held; the departed east-2 is replaced by the best candidate.
-					expectHeld("aks_fleet_placement.two", "west-1", "west-3"),
-					// The plan-time preview is kept: it only changes with the configuration.
-					statecheck.ExpectKnownValue("aks_fleet_placement.two", previewPath("selected", "east-2"), knownvalue.NotNull()),
+					expectHeld("two", "west-1", "west-3"),
+					statecheck.ExpectKnownValue("aks_fleet_placement.two", attrPath("status", "selected"), knownvalue.Int64Exact(2)),
 				},
 			},
 		},
@@ -220,33 +238,39 @@ resource "aks_fleet_placement" "test" {
       }]
     }
   }
-}`
+}` + heldData("test", plAddr)
 	}
 	gpu := `{ key = "dedicated", value = "gpu" }`
+	obj := placementObj("app")
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviders,
 		Steps: []resource.TestStep{
 			{
 				Config:            placementCfg(2, "web", gpu, "PickN"),
-				ConfigStateChecks: []statecheck.StateCheck{expectHeld(plAddr, "aks-east-prod-01", "aks-sea-prod-01")},
+				ConfigStateChecks: []statecheck.StateCheck{expectHeld("test", "aks-east-prod-01", "aks-sea-prod-01")},
 			},
 			{
-				// Scaling out only adds clusters.
+				// Scaling out only adds clusters: the preview shows what it adds.
 				Config: placementCfg(4, "web", gpu, "PickN"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: append(expectSelected(plAddr, "aks-east-gpu-01", "aks-east-prod-01", "aks-sea-prod-01", "aks-weu-prod-01"),
-					plancheck.ExpectResourceAction(plAddr, plancheck.ResourceActionUpdate))},
-				ConfigStateChecks: []statecheck.StateCheck{expectHeld(plAddr, "aks-east-gpu-01", "aks-east-prod-01", "aks-sea-prod-01", "aks-weu-prod-01")},
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					expectPreview(obj, "PickN: 4 of 4 clusters selected, 2 added, 0 released", "keeps 2 clusters it holds", "added (2) and released (0):"),
+					expectPreviewLine(obj, regexp.MustCompile(`^\+ aks-east-gpu-01\s+affinity \d+`)),
+					expectPreviewLine(obj, regexp.MustCompile(`^\+ aks-weu-prod-01\s+affinity \d+`)),
+					plancheck.ExpectResourceAction(plAddr, plancheck.ResourceActionUpdate)}},
+				ConfigStateChecks: []statecheck.StateCheck{expectHeld("test", "aks-east-gpu-01", "aks-east-prod-01", "aks-sea-prod-01", "aks-weu-prod-01")},
 			},
 			{
 				// Scaling in drops the held cluster with the lowest score recorded when it was picked.
-				Config:            placementCfg(3, "web", gpu, "PickN"),
-				ConfigStateChecks: []statecheck.StateCheck{expectHeld(plAddr, "aks-east-gpu-01", "aks-east-prod-01", "aks-sea-prod-01")},
+				Config: placementCfg(3, "web", gpu, "PickN"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					expectPreview(obj, "3 of 3 clusters selected, 0 added, 1 released", "- aks-weu-prod-01 released: "+placement.ReasonScaledIn)}},
+				ConfigStateChecks: []statecheck.StateCheck{expectHeld("test", "aks-east-gpu-01", "aks-east-prod-01", "aks-sea-prod-01")},
 			},
 			{
 				// Changing only the resource selectors never reschedules.
 				Config:            placementCfg(3, "api", gpu, "PickN"),
-				ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: expectSelected(plAddr, "aks-east-gpu-01", "aks-east-prod-01", "aks-sea-prod-01")},
-				ConfigStateChecks: []statecheck.StateCheck{expectHeld(plAddr, "aks-east-gpu-01", "aks-east-prod-01", "aks-sea-prod-01")},
+				ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{expectPreview(obj, "0 added, 0 released", "keeps 3 clusters")}},
+				ConfigStateChecks: []statecheck.StateCheck{expectHeld("test", "aks-east-gpu-01", "aks-east-prod-01", "aks-sea-prod-01")},
 			},
 			{
 				// Tolerations may only be added.
@@ -263,7 +287,8 @@ resource "aks_fleet_placement" "test" {
 }`,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(plAddr, plancheck.ResourceActionReplace),
-					plancheck.ExpectKnownValue(plAddr, previewPath("selected"), knownvalue.MapSizeExact(11)),
+					// A new placement: nothing is held.
+					expectPreview(obj, "PickAll: 11 clusters selected", "selected (11):"),
 				}},
 			},
 		},
@@ -295,12 +320,13 @@ resource "aks_fleet_placement" "test" {
   }
 }`,
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				plancheck.ExpectKnownValue(plAddr, previewPath("selected"), knownvalue.MapSizeExact(5)),
-				plancheck.ExpectKnownValue(plAddr, previewPath("left_out"), knownvalue.MapSizeExact(10)),
-				plancheck.ExpectKnownValue(plAddr, previewPath("left_out_total"), knownvalue.Int64Exact(995)),
+				// 10 lines in all: the 5 picks, the 5 best left out, then counts per reason.
+				expectPreview(placementObj("big"), "selected (5):", "left out (995; the best first):", "… and 990 more", "left out per reason:"),
+				expectPreviewLine(placementObj("big"), regexp.MustCompile(`^#5 `)),
+				expectPreviewLacks(placementObj("big"), "#6 "),
 			}},
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(plAddr, attrPath("status", "selected_clusters"), knownvalue.ListSizeExact(5)),
+				statecheck.ExpectKnownValue(plAddr, attrPath("status", "selected"), knownvalue.Int64Exact(5)),
 			},
 		}},
 	})
@@ -332,19 +358,24 @@ resource "aks_fleet_placement" "test" {
   }
 }`
 	}
+	obj := placementObj("app")
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviders,
 		Steps: []resource.TestStep{
-			{Config: cfg(2), ConfigStateChecks: []statecheck.StateCheck{expectHeld(plAddr, "a", "b")}},
+			{Config: cfg(2) + heldData("test", plAddr), ConfigStateChecks: []statecheck.StateCheck{expectHeld("test", "a", "b")}},
 			{
-				Config: cfg(1),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: append(expectSelected(plAddr, "a"),
-					plancheck.ExpectKnownValue(plAddr, previewPath("selected", "a"), knownvalue.StringRegexp(regexp.MustCompile(`topology spread 1\b`))),
+				Config: cfg(1) + heldData("test", plAddr),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					// b goes, a is kept: its recorded score (+1) beats b's (−1).
+					expectPreview(obj, "1 of 1 cluster selected, 0 added, 1 released", "keeps 1 cluster it holds",
+						"- b released: "+placement.ReasonScaledIn),
 					// Fleet's status lists no left-out cluster on scale-in; the count says what happened.
-					plancheck.ExpectKnownValue(plAddr, previewPath("left_out"), knownvalue.MapSizeExact(0)),
-					plancheck.ExpectKnownValue(plAddr, previewPath("left_out_counts"), knownvalue.MapExact(map[string]knownvalue.Check{
-						placement.ReasonScaledIn: knownvalue.Int64Exact(1)})))},
-				ConfigStateChecks: []statecheck.StateCheck{expectHeld(plAddr, "a")},
+					expectPreview(obj, "left out per reason:", "1 "+placement.ReasonScaledIn),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					expectHeld("test", "a"),
+					statecheck.ExpectKnownValue("data.aks_fleet_placement.test", attrPath("decisions", 0, "topology_spread_score"), knownvalue.Int64Exact(1)),
+				},
 			},
 		},
 	})

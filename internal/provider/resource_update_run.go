@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -31,7 +32,45 @@ var (
 	_ resource.ResourceWithValidateConfig = (*updateRunResource)(nil)
 	_ resource.ResourceWithModifyPlan     = (*updateRunResource)(nil)
 	_ resource.ResourceWithImportState    = (*updateRunResource)(nil)
+	_ resource.ResourceWithUpgradeState   = (*updateRunResource)(nil)
 )
+
+// UpgradeState: version 0 held a preview, and each member's line in status
+// (designs/previews.md §7); they are counted per state.
+func (r *updateRunResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
+	return upgraders("update run", []int64{0}, upgradeRunState)
+}
+
+func upgradeRunState(state map[string]json.RawMessage) error {
+	_ = dropPreview(state)
+	raw := state["status"]
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	var st map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &st); err != nil {
+		return fmt.Errorf("its status cannot be read (%v)", err)
+	}
+	var members map[string]string
+	if err := json.Unmarshal(st["members"], &members); err != nil {
+		return fmt.Errorf("its members cannot be read (%v)", err)
+	}
+	counts := map[string]int{}
+	for _, line := range members {
+		state, _, _ := strings.Cut(line, ":")
+		counts[state]++
+	}
+	delete(st, "members")
+	b, err := json.Marshal(counts)
+	if err != nil {
+		return err
+	}
+	st["member_counts"] = b
+	if state["status"], err = json.Marshal(st); err != nil {
+		return err
+	}
+	return nil
+}
 
 const updateRunType = "aks_fleet_update_run"
 
@@ -60,7 +99,7 @@ type updateRunModel struct {
 	ApprovedGates      []string                   `json:"approved_gates"`
 	RerunTrigger       string                     `json:"rerun_trigger"`
 	Timeouts           *runTimeouts               `json:"timeouts"`
-	Preview            *rolloutPreviewDoc         `json:"preview"`
+	ReviewedPreview    string                     `json:"reviewed_preview"`
 	Status             *runStatusDoc              `json:"status"`
 }
 
@@ -105,7 +144,7 @@ type runStatusDoc struct {
 	CurrentStage       string            `json:"current_stage"`
 	Stages             map[string]string `json:"stages"`
 	Groups             map[string]string `json:"groups"`
-	Members            map[string]string `json:"members"`
+	MemberCounts       map[string]int    `json:"member_counts"`
 	Gates              map[string]string `json:"gates"`
 	SelectedNodeImages map[string]string `json:"selected_node_images"`
 }
@@ -129,34 +168,29 @@ func (r *updateRunResource) Schema(ctx context.Context, _ resource.SchemaRequest
 		"wait_for_completion": optionalFalse("Whether apply waits until the run has completed, failed or stopped, or every member left " +
 			"is Pending (waiting for a maintenance window or a release), logging progress. Bounded by `timeouts`. A run that fails " +
 			"while apply waits fails the apply, naming the member, its group and stage, and the error."),
-		"skip": rschema.ListNestedAttribute{Optional: true, MarkdownDescription: "Skip targets: adding one skips it (and " +
-			"everything under it, gates included) at the next apply. Removing one undoes nothing.",
-			NestedObject: rschema.NestedAttributeObject{Attributes: map[string]rschema.Attribute{
-				"type": rschema.StringAttribute{Required: true, MarkdownDescription: "`Member`, `Group`, `Stage` or `AfterStageWait` (named by its stage)."},
-				"name": rschema.StringAttribute{Required: true, MarkdownDescription: "The member, group or stage name."},
-			}}},
+		"skip": skipAttr(),
 		"approved_gates": rschema.ListAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Approval gates " +
 			"to approve, by key (`<stage>:before`, `<stage>:after`, `<stage>/<group>:before`, `<stage>/<group>:after`; " +
-			"`preview.approval_gates` lists them). A gate is approved once the run has reached it: at an apply after that, or " +
+			"the plan's preview lists them). A gate is approved once the run has reached it: at an apply after that, or " +
 			"during an apply that waits for completion."},
 		"rerun_trigger": rschema.StringAttribute{Optional: true, MarkdownDescription: "Any value; changing it starts the run " +
 			"again if it has completed, failed or stopped, re-applying what was skipped or failed. Re-applying the same value re-runs nothing."},
-		"timeouts": runTimeoutsAttr(ctx),
-		"preview": rolloutPreviewAttr("The rollout at plan, if the run started now: stage → group → member in the order the run " +
-			"reaches them (maintenance-window priority, then name), each with its predicted outcome, versions from → to, the reason, " +
-			"and estimated start and finish; totals; and a Mermaid gantt chart. Computed when the run is created, kept afterwards."),
+		"timeouts":         runTimeoutsAttr(ctx),
+		"reviewed_preview": reviewedPreviewAttr(reviewRun, "starting the run would upgrade, skip or fail other members, or take them to other versions, than reviewed"),
 		"status": rschema.SingleNestedAttribute{Computed: true, MarkdownDescription: "The run's progress, refreshed on every read " +
-			"(it moves with the hub's clock between commands).",
+			"(it moves with the hub's clock between commands). Members are counted per state, so that a plan stays readable " +
+			"on any fleet: the `aks_fleet_update_run` data source has every member's line.",
 			Attributes: map[string]rschema.Attribute{
-				"state":                computedString("The run's state: `NotStarted`, `Running`, `Pending`, `Stopping`, `Stopped`, `Failed` or `Completed`."),
-				"message":              computedString("Why it failed, naming the member, its group and stage."),
-				"start_time":           computedString("When it last started (RFC 3339)."),
-				"end_time":             computedString("When it ended (RFC 3339)."),
-				"progress":             computedString("Members done of the total, and the current stage."),
-				"current_stage":        computedString("The stage in progress."),
-				"stages":               computedStringMap("State of each stage, with its after-stage wait."),
-				"groups":               computedStringMap("State of each group, keyed `<stage>/<group>`."),
-				"members":              computedStringMap("State of each member with its message (versions, the next window opening, the error)."),
+				"state":         computedString("The run's state: `NotStarted`, `Running`, `Pending`, `Stopping`, `Stopped`, `Failed` or `Completed`."),
+				"message":       computedString("Why it failed, naming the member, its group and stage."),
+				"start_time":    computedString("When it last started (RFC 3339)."),
+				"end_time":      computedString("When it ended (RFC 3339)."),
+				"progress":      computedString("Members done of the total, and the current stage."),
+				"current_stage": computedString("The stage in progress."),
+				"stages":        computedStringMap("State of each stage, with its after-stage wait."),
+				"groups":        computedStringMap("State of each group, keyed `<stage>/<group>`."),
+				"member_counts": rschema.MapAttribute{Computed: true, ElementType: types.Int64Type,
+					MarkdownDescription: "How many members are in each state (`Completed`, `Running`, `Pending`, …)."},
 				"gates":                computedStringMap("State of each approval gate, by key."),
 				"selected_node_images": computedStringMap("The node images a `Consistent` selection chose, per family."),
 			}},
@@ -164,14 +198,27 @@ func (r *updateRunResource) Schema(ctx context.Context, _ resource.SchemaRequest
 		attrs[k] = v
 	}
 	resp.Schema = rschema.Schema{
-		// Version 0. A change of the state's shape bumps it and adds an
-		// upgrader from the previous version (see aks_fleet_placement).
+		// Version 1: no preview attribute, members counted in status
+		// (designs/previews.md §7). A change of the state's shape bumps it
+		// and adds an upgrader from every earlier version to UpgradeState.
+		Version: 1,
 		MarkdownDescription: "A Fleet Manager update run: one rollout of a Kubernetes or node image upgrade across the fleet, in " +
 			"the order of a strategy. `terraform plan` shows the rollout before anything starts — which member goes when, which " +
-			"will wait for a maintenance window or a regional release, which will be skipped and why — and the run is then driven " +
-			"as code: start, stop, skip, approve gates, re-run.",
+			"will wait for a maintenance window or a regional release, which will be skipped and why — and, when an action " +
+			"changes its course (a start, a skip), what the run will now do; the run is then driven as code: start, stop, skip, " +
+			"approve gates, re-run. With `reviewed_preview`, apply refuses to start a run that would do otherwise than reviewed.",
 		Attributes: withTypes(attrs),
 	}
+}
+
+// skipAttr is a run's skip targets (the resource's, and its preview's).
+func skipAttr() rschema.ListNestedAttribute {
+	return rschema.ListNestedAttribute{Optional: true, MarkdownDescription: "Skip targets: adding one skips it (and " +
+		"everything under it, gates included) at the next apply. Removing one undoes nothing.",
+		NestedObject: rschema.NestedAttributeObject{Attributes: map[string]rschema.Attribute{
+			"type": rschema.StringAttribute{Required: true, MarkdownDescription: "`Member`, `Group`, `Stage` or `AfterStageWait` (named by its stage)."},
+			"name": rschema.StringAttribute{Required: true, MarkdownDescription: "The member, group or stage name."},
+		}}}
 }
 
 // updateRunSpecAttrs are the attributes of a run's spec, shared with
@@ -251,55 +298,80 @@ func (r *updateRunResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	if !ok {
 		return
 	}
-	var prior *updateRunModel
-	same := false
+	prior := &updateRunModel{} // the zero model: a run being created
 	if !req.State.Raw.IsNull() {
-		prior = &updateRunModel{}
 		if _, ok := readValue(req.State.Raw, prior, &resp.Diagnostics); !ok {
 			return
 		}
-		same = len(unknown) == 0 && prior.Name == plan.Name && sameSpec(prior.spec(), plan.spec(), update.RunWithDefaults)
-		if same {
-			keepPreview(ctx, req.State, &resp.Plan, &resp.Diagnostics)
-		} else {
+		if len(unknown) > 0 || prior.Name != plan.Name || !sameSpec(prior.spec(), plan.spec(), update.RunWithDefaults) {
 			// What the run applies, and its order, change only by a new run
 			// (designs/updates.md §2). Compared with the engine's defaults on
 			// both sides: the hub's form of the same spec (an import) is no change.
 			resp.RequiresReplace = append(resp.RequiresReplace, path.Root("update_strategy_id"), path.Root("stages"),
 				path.Root("upgrade"), path.Root("node_image_selection"))
+			prior = &updateRunModel{}
 		}
 	}
+	obj := objectRef{updateRunType, plan.Name}
+	if unknown.covers(field.Root("reviewed_preview")) {
+		reviewUnknown(&resp.Diagnostics, reviewRun, obj)
+	}
 	if len(unknown) > 0 || r.hub == nil {
-		return // the preview and the actions' targets depend on values known only after apply
-	}
-	actions := len(plan.Skip)+len(plan.ApprovedGates) > 0
-	if same && !actions {
+		// The order and the actions' targets are known only at apply. A
+		// strategy this apply creates: show the rollout reviewed, if any.
+		if pv, ok := reviewedRunReport(plan.ReviewedPreview); ok && prior.Name == "" && !unknown.covers(field.Root("reviewed_preview")) {
+			reportPreview(&resp.Diagnostics, obj, pv)
+		}
 		return
 	}
-	f, err := r.hub.Fleet(ctx)
-	if err != nil {
-		resp.Diagnostics.AddError("Cannot read the fleet", err.Error())
+	f, ok := runFleet(ctx, r.hub, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	var strategy *update.Strategy
-	if same { // the run's own copy of its strategy
-		run, err := r.hub.GetUpdateRun(ctx, prior.ID)
-		if err != nil {
+	var run *hub.UpdateRun
+	var acts runActions
+	if prior.Name == "" { // created: the run as configured, not started yet
+		spec := plan.spec()
+		reportWarnings(&resp.Diagnostics, "Update run", update.RunWarnings(spec, f))
+		strategy, found := r.strategyOf(ctx, spec, &resp.Diagnostics)
+		if !found { // a strategy created by this apply: previewed, and its actions checked, at apply
+			if pv, ok := reviewedRunReport(plan.ReviewedPreview); ok {
+				reportPreview(&resp.Diagnostics, obj, pv)
+			}
+			return
+		}
+		run = &hub.UpdateRun{Spec: spec, ResolvedStrategy: strategy, Status: update.RunStatus{State: update.StateNotStarted}}
+		acts = actionsOf(prior, &plan, update.StateNotStarted)
+	} else {
+		var err error
+		if run, err = r.hub.GetUpdateRun(ctx, prior.ID); err != nil {
 			hubError(&resp.Diagnostics, opRead, objectRef{updateRunType, prior.ID}, err)
 			return
 		}
-		strategy = run.ResolvedStrategy
-	} else {
-		spec := plan.spec()
-		reportWarnings(&resp.Diagnostics, "Update run", update.RunWarnings(spec, f))
-		var found bool
-		if strategy, found = r.strategyOf(ctx, spec, &resp.Diagnostics); !found {
-			return // a strategy created by this apply: previewed at apply, actions checked by the hub
-		}
-		setComputed(ctx, &resp.Plan, resp.Plan.Schema, path.Root("preview"), previewRollout(r.hub, f, spec.ManagedClusterUpdate, strategy, nil), &resp.Diagnostics)
+		acts = actionsOf(prior, &plan, run.Status.State)
 	}
-	if actions {
-		reportErrors(&resp.Diagnostics, "Invalid update run action", update.ValidateActions(strategy, update.Members(f), plan.Skip, plan.ApprovedGates), nil)
+	if len(plan.Skip)+len(plan.ApprovedGates) > 0 {
+		reportErrors(&resp.Diagnostics, "Invalid update run action", update.ValidateActions(run.ResolvedStrategy, update.Members(f), plan.Skip, plan.ApprovedGates), nil)
+	}
+	if prior.Name != "" && !acts.previewsCourse() {
+		return // nothing changes the run's course: nothing to preview
+	}
+	p := previewRunCourse(r.hub, f, acts.course(run, plan.Skip))
+	what := "if the run started then"
+	switch {
+	case prior.Name != "" && acts.start:
+		what = "what the run does once started then"
+	case prior.Name != "":
+		what = "what the run does from then on"
+	}
+	reportPreview(&resp.Diagnostics, obj, runReport(p, what))
+	// Only a start decides which members are upgraded: a skip only removes
+	// work, and a re-run (rerun_trigger) re-applies what the run failed or
+	// skipped (designs/previews.md §5).
+	if acts.start && !acts.restart {
+		g := guard{kind: reviewRun, token: plan.ReviewedPreview, obj: obj}
+		check(g, &resp.Diagnostics, "update, strategy, start or skip", runReviewSpec(run.ResolvedStrategy, run.Spec.ManagedClusterUpdate, plan.Start, plan.Skip),
+			p.At, update.ExpectRun(p), update.RunExpectation.Differences)
 	}
 }
 
@@ -347,25 +419,9 @@ func (r *updateRunResource) Create(ctx context.Context, req resource.CreateReque
 		hubError(&resp.Diagnostics, opCreate, obj, err)
 		return
 	}
-	if m.Preview == nil && !r.previewCopy(ctx, &m, run, &resp.Diagnostics) { // not known at plan
-		return
-	}
 	w := r.writer(ctx, run, versionOf(run.Meta), &resp.Diagnostics)
 	w.act(&updateRunModel{}, &m, timeoutOf(m.Timeouts, "create"))
 	r.record(ctx, req.Plan.Raw, &resp.State, resp.Private, m, w.run, &resp.Diagnostics)
-}
-
-// previewCopy previews the run as the hub holds it (its copy of the
-// strategy), for a preview not made at plan.
-func (r *updateRunResource) previewCopy(ctx context.Context, m *updateRunModel, run *hub.UpdateRun, diags *diag.Diagnostics) bool {
-	f, err := r.hub.Fleet(ctx)
-	if err != nil {
-		diags.AddError("Cannot read the fleet", err.Error())
-		return false
-	}
-	pv := previewRollout(r.hub, f, run.Spec.ManagedClusterUpdate, run.ResolvedStrategy, run.AutoUpgrade)
-	m.Preview = &pv
-	return true
 }
 
 func (r *updateRunResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -381,7 +437,6 @@ func (r *updateRunResource) Update(ctx context.Context, req resource.UpdateReque
 		hubError(&resp.Diagnostics, opUpdate, objectRef{updateRunType, prior.ID}, err)
 		return
 	}
-	m.Preview = prior.Preview
 	w := r.writer(ctx, run, savedVersion(ctx, req.Private, &resp.Diagnostics), &resp.Diagnostics)
 	w.act(&prior, &m, timeoutOf(m.Timeouts, "update"))
 	r.record(ctx, req.Plan.Raw, &resp.State, resp.Private, m, w.run, &resp.Diagnostics)
@@ -461,27 +516,19 @@ func (w *runWriter) do(what string, call func(pre hub.Precondition) (*hub.Update
 // targets, gate approvals; then waits when asked.
 func (w *runWriter) act(prior, m *updateRunModel, timeout time.Duration) {
 	ctx, h := w.ctx, w.r.hub
-	state := w.run.Status.State
-	terminal := state == update.StateCompleted || state == update.StateFailed || state == update.StateStopped
+	a := actionsOf(prior, m, w.run.Status.State)
 	switch {
-	case m.Stopped && !prior.Stopped && (state == update.StateRunning || state == update.StatePending):
+	case a.stop:
 		if !w.do("stop", func(pre hub.Precondition) (*hub.UpdateRun, error) { return h.StopUpdateRun(ctx, m.Name, pre) }) {
 			return
 		}
-	case m.Start && !m.Stopped && (state == update.StateNotStarted ||
-		(terminal && prior.Name != "" && (m.RerunTrigger != prior.RerunTrigger || (prior.Stopped && state == update.StateStopped)))):
+	case a.start:
 		if !w.do("start", func(pre hub.Precondition) (*hub.UpdateRun, error) { return h.StartUpdateRun(ctx, m.Name, pre) }) {
 			return
 		}
 	}
-	var targets []update.SkipTarget
-	for _, t := range m.Skip {
-		if !slices.Contains(prior.Skip, t) {
-			targets = append(targets, t)
-		}
-	}
-	if len(targets) > 0 && !w.do("skip", func(pre hub.Precondition) (*hub.UpdateRun, error) {
-		return h.SkipUpdateRun(ctx, m.Name, targets, pre)
+	if len(a.skips) > 0 && !w.do("skip", func(pre hub.Precondition) (*hub.UpdateRun, error) {
+		return h.SkipUpdateRun(ctx, m.Name, a.skips, pre)
 	}) {
 		return
 	}
@@ -605,7 +652,6 @@ func progress(st update.RunStatus) (done, total int, stage string) {
 func (r *updateRunResource) record(ctx context.Context, raw tftypes.Value, state *tfsdk.State, private privateSetter, m updateRunModel, run *hub.UpdateRun, diags *diag.Diagnostics) {
 	state.Raw = raw
 	diags.Append(state.SetAttribute(ctx, path.Root("id"), run.Name)...)
-	setComputed(ctx, state, state.Schema, path.Root("preview"), m.Preview, diags)
 	setComputed(ctx, state, state.Schema, path.Root("status"), newRunStatusDoc(run.Status), diags)
 	saveVersion(ctx, private, run.Meta, diags)
 }
@@ -634,15 +680,23 @@ func (r *updateRunResource) Read(ctx context.Context, req resource.ReadRequest, 
 		m.setSpec(adoptSpec(run.Spec, m.spec(), update.RunWithDefaults))
 		adopted = true
 	}
-	if m.Preview == nil && !r.previewCopy(ctx, &m, run, &resp.Diagnostics) { // imported
-		return
-	}
 	raw := req.State.Raw
 	if adopted {
 		setState(&resp.State, m, &resp.Diagnostics)
 		raw = resp.State.Raw
 	}
 	r.record(ctx, raw, &resp.State, resp.Private, m, run, &resp.Diagnostics)
+	if m.ReviewedPreview != "" {
+		token := settle(&resp.Diagnostics, m.ReviewedPreview, reviewRun, runReviewSpec(run.ResolvedStrategy, run.Spec.ManagedClusterUpdate, m.Start, m.Skip),
+			func() (any, bool) {
+				f, err := r.hub.Fleet(ctx)
+				if err != nil {
+					return nil, false
+				}
+				return update.ExpectRun(previewRunCourse(r.hub, f, courseOf(run, m.Skip))), true
+			})
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("reviewed_preview"), token)...)
+	}
 }
 
 func (r *updateRunResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -688,7 +742,7 @@ func (r *updateRunResource) ImportState(ctx context.Context, req resource.Import
 func newRunStatusDoc(st update.RunStatus) runStatusDoc {
 	done, total, stage := progress(st)
 	d := runStatusDoc{State: st.State, Message: st.Message, StartTime: rfc3339(st.StartTime), EndTime: rfc3339(st.EndTime),
-		CurrentStage: stage, Stages: map[string]string{}, Groups: map[string]string{}, Members: map[string]string{}, Gates: map[string]string{},
+		CurrentStage: stage, Stages: map[string]string{}, Groups: map[string]string{}, MemberCounts: map[string]int{}, Gates: map[string]string{},
 		SelectedNodeImages: st.SelectedNodeImageVersions}
 	d.Progress = fmt.Sprintf("%d of %d members done", done, total)
 	if stage != "" {
@@ -699,11 +753,7 @@ func newRunStatusDoc(st update.RunStatus) runStatusDoc {
 		for _, g := range s.Groups {
 			d.Groups[s.Name+"/"+g.Name] = g.State
 			for _, m := range g.Members {
-				line := m.State
-				if m.Message != "" {
-					line += ": " + m.Message
-				}
-				d.Members[m.Name] = line
+				d.MemberCounts[m.State]++
 			}
 		}
 	}

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -60,8 +59,21 @@ resource "aks_fleet_update_run" "r" {
 data "aks_fleet_member_clusters" "all" {
   depends_on = [aks_fleet_update_run.r]
 }
-`, extra)
+`, extra) + runData("r", "aks_fleet_update_run.r")
 }
+
+// runData reads, after apply, every member of the run of resource addr.
+func runData(label, addr string) string {
+	return fmt.Sprintf("\ndata \"aks_fleet_update_run\" %q {\n  name = %s.name\n}\n", label, addr)
+}
+
+// expectMember checks a member's line read by runData(label, …).
+func expectMember(label, member, want string) statecheck.StateCheck {
+	return statecheck.ExpectKnownValue("data.aks_fleet_update_run."+label, attrPath("members", member), knownvalue.StringExact(want))
+}
+
+// runObj names a run in its preview's summary.
+func runObj(name string) string { return updateRunType + " " + name }
 
 // A run is previewed at plan, created without starting, started as code; a
 // member behind a closed window is Pending and the run waits on it; a
@@ -77,26 +89,30 @@ func TestAccUpdateRun_previewStartPendingImport(t *testing.T) {
 			{
 				Config: runConfig(p, ""),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectKnownValue(addr, attrPath("preview", "summary"),
-						knownvalue.StringExact("3 members: 1 to upgrade, 1 skipped, 1 pending; estimated duration 38h0m0s")),
-					plancheck.ExpectKnownValue(addr, attrPath("preview", "members"), knownvalue.MapExact(map[string]knownvalue.Check{
-						"1. canary/canary/r-canary-1": knownvalue.StringExact("Upgrade 1.32.6 → 1.33.2, 2026-11-21 12:00 – 2026-11-21 12:00"),
-						"2. waves/wave/r-wave-2":      knownvalue.StringExact("Skipped 1.33.2 → 1.33.2 (already up to date)"),
-						"3. waves/wave/r-wave-1": knownvalue.StringExact("Pending 1.32.6 → 1.33.2 (maintenance window closed; next opening " +
+					expectPreview(runObj("rollout-1"), "— 3 members: 1 to upgrade, 1 skipped, 1 pending; estimated duration 38h0m0s",
+						"Evaluated at 2026-11-21T12:00:00Z if the run started then"),
+					expectSection(runObj("rollout-1"), "members in rollout order",
+						"1. canary/canary/r-canary-1 Upgrade 1.32.6 → 1.33.2, 2026-11-21 12:00 – 2026-11-21 12:00",
+						"2. waves/wave/r-wave-2 Skipped 1.33.2 → 1.33.2 (already up to date)",
+						"3. waves/wave/r-wave-1 Pending 1.32.6 → 1.33.2 (maintenance window closed; next opening "+
 							"2026-11-23T02:00:00Z), 2026-11-23 02:00 – 2026-11-23 02:00"),
-					})),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, attrPath("status", "state"), knownvalue.StringExact("NotStarted")),
 				},
 			},
 			{
+				// Starting it previews what it does once started.
 				Config: runConfig(p, "  start = true"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					expectPreview(runObj("rollout-1"), "what the run does once started then", "1. canary/canary/r-canary-1 Upgrade"),
+				}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, attrPath("status", "state"), knownvalue.StringExact("Pending")),
-					statecheck.ExpectKnownValue(addr, attrPath("status", "members", "r-canary-1"), knownvalue.StringExact("Completed: upgraded 1.32.6 → 1.33.2")),
-					statecheck.ExpectKnownValue(addr, attrPath("status", "members", "r-wave-1"),
-						knownvalue.StringExact("Pending: maintenance window closed; next opening 2026-11-23T02:00:00Z")),
+					expectMember("r", "r-canary-1", "Completed: upgraded 1.32.6 → 1.33.2"),
+					expectMember("r", "r-wave-1", "Pending: maintenance window closed; next opening 2026-11-23T02:00:00Z"),
+					statecheck.ExpectKnownValue(addr, attrPath("status", "member_counts"), knownvalue.MapExact(map[string]knownvalue.Check{
+						"Completed": knownvalue.Int64Exact(1), "Skipped": knownvalue.Int64Exact(1), "Pending": knownvalue.Int64Exact(1)})),
 					statecheck.ExpectKnownValue(addr, attrPath("status", "progress"), knownvalue.StringExact("2 of 3 members done; stage waves")),
 				},
 			},
@@ -112,14 +128,14 @@ func TestAccUpdateRun_previewStartPendingImport(t *testing.T) {
 				ResourceName:            addr,
 				ImportState:             true,
 				ImportStateVerify:       true,
-				ImportStateVerifyIgnore: []string{"preview", "status"},
+				ImportStateVerifyIgnore: []string{"status"},
 			},
 			{
 				ResourceName:            addr,
 				ImportState:             true,
 				ImportStateId:           "/subscriptions/s/resourceGroups/rg/providers/Microsoft.ContainerService/fleets/f/updateRuns/rollout-1",
 				ImportStateVerify:       true,
-				ImportStateVerifyIgnore: []string{"preview", "status"},
+				ImportStateVerifyIgnore: []string{"status"},
 			},
 		},
 	})
@@ -204,11 +220,9 @@ resource "aks_fleet_update_run" "r" {
     { name = "late", groups = [{ name = "late" }] },
   ]
   start = true
-` + extra + "\n}\n"
+` + extra + "\n}\n" + runData("r", addr)
 	}
-	member := func(name, want string) statecheck.StateCheck {
-		return statecheck.ExpectKnownValue(addr, attrPath("status", "members", name), knownvalue.StringExact(want))
-	}
+	member := func(name, want string) statecheck.StateCheck { return expectMember("r", name, want) }
 	runState := func(want string) statecheck.StateCheck {
 		return statecheck.ExpectKnownValue(addr, attrPath("status", "state"), knownvalue.StringExact(want))
 	}
@@ -221,7 +235,7 @@ resource "aks_fleet_update_run" "r" {
 			{
 				Config: cfg(sat, ""),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectKnownValue(addr, attrPath("preview", "approval_gates"), knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("waves/wave:before")})),
+					expectSection(runObj("gated"), "approval gates, assumed approved when reached", "waves/wave:before"),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{runState("Pending"), gate("Pending"),
 					member("r-canary-1", "Completed: upgraded 1.32.6 → 1.33.2"), member("r-wave-1", "NotStarted")},
@@ -270,9 +284,13 @@ func TestAccUpdateRun_skipGroup(t *testing.T) {
 			{Config: runConfig(p, "  start = true"),
 				ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(addr, attrPath("status", "state"), knownvalue.StringExact("Pending"))}},
 			{Config: runConfig(p, "  start = true\n  skip = [{ type = \"Group\", name = \"wave\" }]"),
+				// A skip added previews what the run does from now on.
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					expectPreview(runObj("rollout-1"), "what the run does from then on", "waves/wave/r-wave-1 Skipped"),
+				}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, attrPath("status", "groups", "waves/wave"), knownvalue.StringExact("Skipped")),
-					statecheck.ExpectKnownValue(addr, attrPath("status", "members", "r-wave-1"), knownvalue.StringExact("Skipped: skipped by the user")),
+					expectMember("r", "r-wave-1", "Skipped: skipped by the user"),
 					statecheck.ExpectKnownValue(addr, attrPath("status", "state"), knownvalue.StringExact("Completed")),
 				}},
 		},
@@ -290,8 +308,7 @@ func TestAccUpdateRun_destroyStopsARunningRun(t *testing.T) {
 		Steps: []resource.TestStep{{
 			Config: runConfig(providerConfigAt(state, fleet, testClock), "  start = true"),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("aks_fleet_update_run.r", attrPath("status", "members", "r-canary-1"),
-					knownvalue.StringExact("Running: upgrading 1.32.6 → 1.33.2")),
+				expectMember("r", "r-canary-1", "Running: upgrading 1.32.6 → 1.33.2"),
 			},
 		}},
 		CheckDestroy: func(*terraform.State) error {
@@ -321,26 +338,43 @@ func (h recordingHub) DeleteUpdateRun(ctx context.Context, name string, pre hub.
 }
 
 // The what-if data source previews exactly the run's rollout: same order,
-// same outcomes, same estimates (one simulation, update.PreviewRun).
+// same outcomes, same estimates (one simulation, previewRunCourse).
 func TestAccUpdatePreview_matchesTheRun(t *testing.T) {
+	t.Setenv(EnvUpgradeDuration, "0s")
 	p := providerConfig(t, writeFleet(t, runsFleet))
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProviders,
-		Steps: []resource.TestStep{{
-			Config: runConfig(p, "") + `
+	const what = `
 data "aks_fleet_update_preview" "what_if" {
+  name    = "rollout-1"
+  start   = true
   upgrade = { type = "ControlPlaneOnly", kubernetes_version = "1.33.2" }
   stages = [
     { name = "canary", groups = [{ name = "canary" }], after_stage_wait_in_seconds = 0 },
     { name = "waves", groups = [{ name = "wave" }] },
   ]
 }
-`,
+`
+	ds := "data.aks_fleet_update_preview.what_if"
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviders,
+		Steps: []resource.TestStep{{
+			Config: runConfig(p, "  start = true") + what,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				expectPreview(runObj("rollout-1"), "— 3 members: 1 to upgrade, 1 skipped, 1 pending; estimated duration 38h0m0s"),
+				expectSection(runObj("rollout-1"), "members in rollout order",
+					"1. canary/canary/r-canary-1 Upgrade 1.32.6 → 1.33.2, 2026-11-21 12:00 – 2026-11-21 12:00",
+					"2. waves/wave/r-wave-2 Skipped 1.33.2 → 1.33.2 (already up to date)",
+					"3. waves/wave/r-wave-1 Pending 1.32.6 → 1.33.2 (maintenance window closed; next opening "+
+						"2026-11-23T02:00:00Z), 2026-11-23 02:00 – 2026-11-23 02:00"),
+			}},
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.CompareValuePairs("aks_fleet_update_run.r", attrPath("preview", "members"),
-					"data.aks_fleet_update_preview.what_if", attrPath("preview", "members"), compare.ValuesSame()),
-				statecheck.CompareValuePairs("aks_fleet_update_run.r", attrPath("preview", "gantt"),
-					"data.aks_fleet_update_preview.what_if", attrPath("preview", "gantt"), compare.ValuesSame()),
+				statecheck.ExpectKnownValue(ds, attrPath("preview", "summary"), knownvalue.StringExact("3 members: 1 to upgrade, 1 skipped, 1 pending; estimated duration 38h0m0s")),
+				statecheck.ExpectKnownValue(ds, attrPath("preview", "members"), knownvalue.MapExact(map[string]knownvalue.Check{
+					"1. canary/canary/r-canary-1": knownvalue.StringExact("Upgrade 1.32.6 → 1.33.2, 2026-11-21 12:00 – 2026-11-21 12:00"),
+					"2. waves/wave/r-wave-2":      knownvalue.StringExact("Skipped 1.33.2 → 1.33.2 (already up to date)"),
+					"3. waves/wave/r-wave-1": knownvalue.StringExact("Pending 1.32.6 → 1.33.2 (maintenance window closed; next opening " +
+						"2026-11-23T02:00:00Z), 2026-11-23 02:00 – 2026-11-23 02:00"),
+				})),
+				statecheck.ExpectKnownValue("aks_fleet_update_run.r", attrPath("status", "state"), knownvalue.StringExact("Pending")),
 			},
 		}},
 	})
@@ -396,7 +430,7 @@ data "aks_fleet_member_clusters" "after" {
   depends_on     = [aks_fleet_update_run.waves]
   label_selector = { match_labels = { "fleet.azure.com/member-name" = "aks-weu-prod-01" } }
 }
-`
+` + runData("waves", "aks_fleet_update_run.waves")
 	}
 	addr := "aks_fleet_update_run.waves"
 	resource.Test(t, resource.TestCase{
@@ -414,7 +448,7 @@ data "aks_fleet_member_clusters" "after" {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, attrPath("status", "state"), knownvalue.StringExact("Completed")),
-					statecheck.ExpectKnownValue(addr, attrPath("status", "members", "aks-sea-prod-01"), knownvalue.StringExact("Skipped: skipped by the user")),
+					expectMember("waves", "aks-sea-prod-01", "Skipped: skipped by the user"),
 					statecheck.ExpectKnownValue("data.aks_fleet_member_clusters.after", attrPath("clusters", 0, "kubernetes_version"), knownvalue.StringExact("1.32.6")),
 				},
 			},

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -14,7 +15,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
@@ -27,6 +27,7 @@ var (
 	_ resource.ResourceWithValidateConfig = (*updateStrategyResource)(nil)
 	_ resource.ResourceWithModifyPlan     = (*updateStrategyResource)(nil)
 	_ resource.ResourceWithImportState    = (*updateStrategyResource)(nil)
+	_ resource.ResourceWithUpgradeState   = (*updateStrategyResource)(nil)
 )
 
 const updateStrategyType = "aks_fleet_update_strategy"
@@ -46,14 +47,15 @@ type updateStrategyModel struct {
 	ID   string `json:"id"`
 	Name string `json:"name"`
 	update.Strategy
-	Preview *strategyPreviewDoc `json:"preview"`
 }
 
 func (updateStrategyResource) model() any { return &updateStrategyModel{} }
 
 // strategyPreviewDoc is what the strategy's groups resolve to in the fleet
-// when the preview was computed, one line per group.
+// now, one line per group: the plan diagnostic's content (report).
 type strategyPreviewDoc struct {
+	// order lists the groups' keys in the order of the stages.
+	order            []string
 	Groups           map[string]string `json:"groups"`
 	MembersInNoGroup []string          `json:"members_in_no_group"`
 	Summary          string            `json:"summary"`
@@ -80,32 +82,16 @@ func (r *updateStrategyResource) Schema(_ context.Context, _ resource.SchemaRequ
 			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
 		"stages": updateStagesAttr(true, "The stages, run one after another (at least one). The groups of a stage are upgraded "+
 			"in parallel; a group is the set of members whose update `group` is its name, and appears in one stage only."),
-		"preview": rschema.SingleNestedAttribute{Computed: true,
-			MarkdownDescription: "What each group resolves to in the current fleet, computed at plan when the strategy is created " +
-				"or its stages change (and kept until they change again, so the fleet changing never causes a diff). A strategy " +
-				"holds no versions: the rollout order with each member's outcome is the preview of `aks_fleet_update_run`.",
-			Attributes: map[string]rschema.Attribute{
-				"groups": rschema.MapAttribute{Computed: true, ElementType: types.StringType,
-					MarkdownDescription: "One line per group, keyed `<stage>/<group>`: its members (at most 10 named, then `and N more`) " +
-						"and how many of them are upgraded at once — the group's `max_concurrency` resolved against its member " +
-						"count and bounded by its stage's — e.g. `2 members: aks-east-prod-02, aks-weu-prod-01 (concurrency 1)`."},
-				"members_in_no_group": rschema.ListAttribute{Computed: true, ElementType: types.StringType,
-					MarkdownDescription: "The members no group of the strategy covers (without a group, or in a group no stage lists), " +
-						"sorted: a run that uses the strategy never upgrades them."},
-				"summary": rschema.StringAttribute{Computed: true, MarkdownDescription: "One line: stages, groups, how many members " +
-					"the strategy reaches and how many groups have none, e.g. `3 stages, 3 groups: 10 of 12 members, 2 in no group`."},
-			},
-		},
 	}
 	resp.Schema = rschema.Schema{
-		// Version 0. A change of the state's shape bumps it and adds an
-		// upgrader from the previous version to UpgradeState (as
-		// aks_fleet_placement's upgradePlacementStateV0).
-		Version: 0,
+		// Version 1: no preview attribute (designs/previews.md §7). A change
+		// of the state's shape bumps it and adds an upgrader from every
+		// earlier version to UpgradeState.
+		Version: 1,
 		MarkdownDescription: "An Azure Kubernetes Fleet Manager update strategy (`fleets/updateStrategies`): the order in which " +
 			"update runs upgrade member clusters — stages one after another, the update groups of a stage in parallel, with " +
-			"optional waits and approval gates. `terraform plan` shows which members each group resolves to in the current " +
-			"fleet, and warns about a group no member has (the service rejects a run that uses it) and about members no group " +
+			"optional waits and approval gates. `terraform plan` shows, when the strategy is created or its stages change, " +
+			"which members each group resolves to in the current fleet, and warns about a group no member has (the service rejects a run that uses it) and about members no group " +
 			"of the strategy covers (never upgraded by it). A run copies the strategy when it is created: changing the " +
 			"strategy later affects only new runs.",
 		Attributes: withTypes(attrs),
@@ -153,13 +139,12 @@ func (r *updateStrategyResource) ModifyPlan(ctx context.Context, req resource.Mo
 				return
 			}
 			if len(unknown) == 0 && sameSpec(prior.Strategy, plan.Strategy, update.StrategyWithDefaults) {
-				keepPreview(ctx, req.State, &resp.Plan, &resp.Diagnostics)
-				return
+				return // nothing to preview: the hub already holds these stages
 			}
 		}
 	}
 	if len(unknown) > 0 || r.hub == nil {
-		return // the preview depends on values known only after apply: it stays unknown
+		return // the preview depends on values known only at apply: apply previews it
 	}
 	f, err := r.hub.Fleet(ctx)
 	if err != nil {
@@ -167,7 +152,26 @@ func (r *updateStrategyResource) ModifyPlan(ctx context.Context, req resource.Mo
 		return
 	}
 	reportWarnings(&resp.Diagnostics, "Update strategy", update.StrategyWarnings(plan.Strategy, f))
-	setComputed(ctx, &resp.Plan, resp.Plan.Schema, path.Root("preview"), newStrategyPreviewDoc(plan.Strategy, f), &resp.Diagnostics)
+	reportPreview(&resp.Diagnostics, objectRef{updateStrategyType, plan.Name}, newStrategyPreviewDoc(plan.Strategy, f).report(r.hub.Now()))
+}
+
+// report is the plan diagnostic of the strategy's groups, evaluated at now.
+func (d strategyPreviewDoc) report(now time.Time) preview {
+	p := preview{Headline: d.Summary, At: now, Basis: "on the fleet's members as the hub reports them; runs copy the strategy when created"}
+	var rows [][2]string
+	for _, k := range d.order {
+		rows = append(rows, [2]string{k, d.Groups[k]})
+	}
+	p.add("groups", columns(rows)...)
+	if len(d.MembersInNoGroup) > 0 {
+		p.add("members in no group (a run that follows the strategy never upgrades them)", strategyMemberList(d.MembersInNoGroup))
+	}
+	return p
+}
+
+// UpgradeState: version 0 held a preview (designs/previews.md §7).
+func (r *updateStrategyResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
+	return upgraders("update strategy", []int64{0}, dropPreviewOnly)
 }
 
 func (r *updateStrategyResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -232,21 +236,10 @@ func (r *updateStrategyResource) Read(ctx context.Context, req resource.ReadRequ
 		return
 	}
 	saveVersion(ctx, resp.Private, s.Meta, &resp.Diagnostics)
-	if prior.Preview == nil { // imported: preview the strategy the hub holds
-		f, err := r.hub.Fleet(ctx)
-		if err != nil {
-			resp.Diagnostics.AddError("Cannot read the fleet", err.Error())
-			return
-		}
-		pv := newStrategyPreviewDoc(s.Spec, f)
-		prior.Preview = &pv
-	}
 	if !sameSpec(prior.Strategy, s.Spec, update.StrategyWithDefaults) || prior.Name != s.Name { // imported, or changed outside Terraform
-		setState(&resp.State, updateStrategyModel{ID: s.Name, Name: s.Name, Strategy: adoptSpec(s.Spec, prior.Strategy, update.StrategyWithDefaults),
-			Preview: prior.Preview}, &resp.Diagnostics)
-		return
+		setState(&resp.State, updateStrategyModel{ID: s.Name, Name: s.Name, Strategy: adoptSpec(s.Spec, prior.Strategy, update.StrategyWithDefaults)},
+			&resp.Diagnostics)
 	}
-	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("preview"), prior.Preview, &resp.Diagnostics)
 }
 
 func (r *updateStrategyResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -318,6 +311,7 @@ func newStrategyPreviewDoc(s update.Strategy, f *fleet.Fleet) strategyPreviewDoc
 			}
 			reached += len(names)
 			key := st.Name + "/" + g.Name
+			d.order = append(d.order, key)
 			if len(names) == 0 {
 				empty++
 				d.Groups[key] = "0 members: no member of the fleet is in this group"

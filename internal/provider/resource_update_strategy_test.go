@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -66,6 +65,9 @@ func storedHub(t *testing.T, state string) *mock.Hub {
 	return h
 }
 
+// strategyObj names a strategy in its preview's summary.
+func strategyObj(name string) string { return updateStrategyType + " " + name }
+
 // Create shows what each group resolves to in the sample fleet; a change of
 // the stages updates in place with a new preview; the strategy imports by
 // name and by ARM id.
@@ -79,13 +81,11 @@ func TestAccUpdateStrategy_lifecycle(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{
 						plancheck.ExpectResourceAction(usAddr, plancheck.ResourceActionCreate),
-						plancheck.ExpectKnownValue(usAddr, previewPath("groups"), knownvalue.MapExact(map[string]knownvalue.Check{
-							"canary/canary": knownvalue.StringExact(canaryLine),
-							"wave-1/wave-1": knownvalue.StringExact(wave1Line),
-							"wave-2/wave-2": knownvalue.StringExact(wave2Line),
-						})),
-						plancheck.ExpectKnownValue(usAddr, previewPath("members_in_no_group"), listOf("aks-sea-edge-01", "aks-weu-dev-01")),
-						plancheck.ExpectKnownValue(usAddr, previewPath("summary"), knownvalue.StringExact("3 stages, 3 groups: 10 of 12 members, 2 in no group")),
+						expectPreviewLine(strategyObj("canary-first"), keyLine("canary/canary", canaryLine)),
+						expectPreviewLine(strategyObj("canary-first"), keyLine("wave-1/wave-1", wave1Line)),
+						expectPreviewLine(strategyObj("canary-first"), keyLine("wave-2/wave-2", wave2Line)),
+						expectPreview(strategyObj("canary-first"), "— 3 stages, 3 groups: 10 of 12 members, 2 in no group",
+							"members in no group (a run that follows the strategy never upgrades them):", "aks-sea-edge-01, aks-weu-dev-01"),
 					},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
@@ -93,7 +93,6 @@ func TestAccUpdateStrategy_lifecycle(t *testing.T) {
 					statecheck.ExpectKnownValue(usAddr, tfjsonpath.New("id"), knownvalue.StringExact("canary-first")),
 					statecheck.ExpectKnownValue(usAddr, attrPath("stages", 0, "after_stage_wait_in_seconds"), knownvalue.Int64Exact(3600)),
 					statecheck.ExpectKnownValue(usAddr, attrPath("stages", 1, "after_stage_wait_in_seconds"), knownvalue.Null()),
-					statecheck.ExpectKnownValue(usAddr, previewPath("groups", "canary/canary"), knownvalue.StringExact(canaryLine)),
 				},
 			},
 			{
@@ -105,12 +104,10 @@ func TestAccUpdateStrategy_lifecycle(t *testing.T) {
       after_gates = [{ type = "Approval", display_name = "Waves done" }] },`),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(usAddr, plancheck.ResourceActionUpdate),
-					plancheck.ExpectKnownValue(usAddr, previewPath("groups"), knownvalue.MapExact(map[string]knownvalue.Check{
-						"canary/canary": knownvalue.StringExact(strings.Replace(canaryLine, "(concurrency 1)", "(concurrency 2)", 1)),
-						"waves/wave-1":  knownvalue.StringExact(strings.Replace(wave1Line, "(concurrency 1)", "(concurrency 2)", 1)),
-						"waves/wave-2":  knownvalue.StringExact(wave2Line),
-					})),
-					plancheck.ExpectKnownValue(usAddr, previewPath("summary"), knownvalue.StringExact("2 stages, 3 groups: 10 of 12 members, 2 in no group")),
+					expectPreviewLine(strategyObj("canary-first"), keyLine("canary/canary", strings.Replace(canaryLine, "(concurrency 1)", "(concurrency 2)", 1))),
+					expectPreviewLine(strategyObj("canary-first"), keyLine("waves/wave-1", strings.Replace(wave1Line, "(concurrency 1)", "(concurrency 2)", 1))),
+					expectPreviewLine(strategyObj("canary-first"), keyLine("waves/wave-2", wave2Line)),
+					expectPreview(strategyObj("canary-first"), "— 2 stages, 3 groups: 10 of 12 members, 2 in no group"),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(usAddr, attrPath("stages", 1, "after_gates", 0, "display_name"), knownvalue.StringExact("Waves done")),
@@ -171,7 +168,8 @@ import {
     { name = "rest", groups = [{ name = "wave-1" }, { name = "wave-2" }] },`),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectResourceAction(usAddr, plancheck.ResourceActionNoop),
-				plancheck.ExpectKnownValue(usAddr, previewPath("groups", "rest/wave-2"), knownvalue.StringExact(wave2Line)),
+				// An import changes nothing: nothing to preview.
+				expectNoPreview(strategyObj("safe")),
 			}},
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(usAddr, tfjsonpath.New("id"), knownvalue.StringExact("safe")),
@@ -209,7 +207,7 @@ func TestAccUpdateStrategy_deletedOutOfBandIsRecreated(t *testing.T) {
 			Config: cfg,
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectResourceAction(usAddr, plancheck.ResourceActionCreate),
-				plancheck.ExpectKnownValue(usAddr, previewPath("groups", "canary/canary"), knownvalue.StringExact(canaryLine)),
+				expectPreviewLine(strategyObj("canary-first"), keyLine("canary/canary", canaryLine)),
 			}},
 			Check: exists,
 		},
@@ -374,10 +372,11 @@ resource "aks_fleet_update_strategy" "test" {
   stages = [{ name = "one", groups = [{ name = terraform_data.g.output, max_concurrency = "2" }], max_concurrency = "3" }]
 }`,
 		ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-			plancheck.ExpectUnknownValue(usAddr, tfjsonpath.New("preview")),
+			// Previewed at apply, once the group is known.
+			expectNoPreview(strategyObj("late")),
 		}},
 		ConfigStateChecks: []statecheck.StateCheck{
-			statecheck.ExpectKnownValue(usAddr, previewPath("groups", "one/wave-1"), knownvalue.StringExact(strings.Replace(wave1Line, "(concurrency 1)", "(concurrency 2)", 1))),
+			statecheck.ExpectKnownValue(usAddr, attrPath("stages", 0, "groups", 0, "max_concurrency"), knownvalue.StringExact("2")),
 		},
 	}}})
 }
@@ -391,8 +390,8 @@ func TestAccUpdateStrategy_groupWithoutMembers(t *testing.T) {
     { name = "canary", groups = [{ name = "canary" }] },
     { name = "prod", groups = [{ name = "prodd" }] },`),
 		ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-			plancheck.ExpectKnownValue(usAddr, previewPath("groups", "prod/prodd"), knownvalue.StringExact("0 members: no member of the fleet is in this group")),
-			plancheck.ExpectKnownValue(usAddr, previewPath("summary"), knownvalue.StringExact("2 stages, 2 groups: 4 of 12 members, 8 in no group; 1 group without members")),
+			expectPreviewLine(strategyObj("typo"), keyLine("prod/prodd", "0 members: no member of the fleet is in this group")),
+			expectPreview(strategyObj("typo"), "— 2 stages, 2 groups: 4 of 12 members, 8 in no group; 1 group without members"),
 		}},
 	}}})
 }
@@ -438,14 +437,8 @@ func TestUpdateStrategyPlanWarnings(t *testing.T) {
 	// Every group of the fleet covered: only the two members without a group are left.
 	diags := protocolPlan(t, updateStrategyType, strategy(update.Stage{Name: "canary", Groups: groups("canary")},
 		update.Stage{Name: "waves", Groups: groups("wave-1", "wave-2")}))
-	var ws []*tfprotov6.Diagnostic
-	for _, d := range diags {
-		if d.Severity == tfprotov6.DiagnosticSeverityWarning {
-			ws = append(ws, d)
-		}
-	}
-	if len(ws) != 1 || !strings.Contains(ws[0].Detail, "aks-sea-edge-01 (no group), aks-weu-dev-01 (no group)") {
-		t.Fatalf("want one warning about the members without a group, got %v", warningsOf(diags))
+	if ws := warningsOf(diags); len(ws) != 1 || !strings.Contains(ws[0], "aks-sea-edge-01 (no group), aks-weu-dev-01 (no group)") {
+		t.Fatalf("want one warning about the members without a group, got %v", ws)
 	}
 }
 
@@ -463,6 +456,7 @@ func TestStrategyPreviewDoc(t *testing.T) {
 	}}
 	got := newStrategyPreviewDoc(s, f)
 	want := strategyPreviewDoc{
+		order: []string{"one/big", "one/small", "two/gone"},
 		Groups: map[string]string{
 			"one/big":   "13 members: m-00, m-01, m-02, m-03, m-04, m-05, m-06, m-07, m-08, m-09 and 3 more (concurrency 2)",
 			"one/small": "1 member: n-1 (concurrency 1)",

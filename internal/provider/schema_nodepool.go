@@ -97,54 +97,6 @@ func nodePoolSpecAttrs() map[string]rschema.Attribute {
 	}
 }
 
-// nodePoolPreviewAttrs are aks_nap_nodepool's preview (nodePoolPreviewDoc):
-// what a reviewer reads in the plan, one line per fact.
-func nodePoolPreviewAttrs() map[string]rschema.Attribute {
-	return map[string]rschema.Attribute{
-		"evaluated_at": computedString("The instant the preview describes: the start of the UTC hour in which it was planned (Terraform plans " +
-			"again while applying and needs the same answer, so a plan applied in a later hour must be planned again)."),
-		"defaults": rschema.SingleNestedAttribute{Computed: true, MarkdownDescription: "The spec with Kubernetes' defaults applied.",
-			Attributes: map[string]rschema.Attribute{
-				"expire_after":         computedString("Node lifetime."),
-				"consolidation_policy": computedString("Consolidation policy."),
-				"budgets": rschema.ListAttribute{ElementType: types.StringType, Computed: true, MarkdownDescription: "The disruption " +
-					"budgets in force, one line each, numbered from 1 as the timeline refers to them: nodes, when the budget is " +
-					"active and the reasons it limits, e.g. `#2: 0 · schedule \"0 9 * * 1-5\" for 8h · all reasons`."},
-			},
-		},
-		"nodes": rschema.SingleNestedAttribute{Computed: true, MarkdownDescription: "The pool's current nodes.",
-			Attributes: map[string]rschema.Attribute{
-				"total":      rschema.Int64Attribute{Computed: true, MarkdownDescription: "Nodes in the pool."},
-				"disrupting": rschema.Int64Attribute{Computed: true, MarkdownDescription: "Nodes not Ready or being deleted (they use up the budgets)."},
-			},
-		},
-		"allowed_now": computedStringMap("Allowed disruptions at `evaluated_at` by reason (`Empty`, `Drifted`, `Underutilized`): the minimum " +
-			"over the active budgets, minus nodes already disrupting, and the budgets that set it, e.g. `1 (budget #1)`, " +
-			"`unlimited (no active budget)` or `0 (fail closed: a budget is invalid)`."),
-		"next_allowed": computedStringMap("For each reason allowed no disruption at `evaluated_at`: when it is next allowed within the " +
-			"timeline (RFC 3339) and how many nodes then, e.g. `2026-11-23T17:00:00Z: 1 (budget #1)`, or " +
-			"`not before 2026-11-28T12:00:00Z (blocked for the whole timeline)`. Empty when no reason is blocked."),
-		"timeline": rschema.ListAttribute{ElementType: types.StringType, Computed: true, MarkdownDescription: "The next 7 days " +
-			"(UTC), one line per window over which an allowance is constant, sorted by start: its span, the reasons it applies " +
-			"to, and the allowance with the budgets that set it, e.g. `Mon 09:00–17:00 UTC · Empty, Drifted, Underutilized: 0 " +
-			"(budget #2)`. Reasons share a line when their window and allowance (number and budgets) are the same; each " +
-			"reason's windows cover the 7 days without gaps."},
-		"expiring": computedStringMap("Existing nodes that expire in the next 7 days, by node name: when (RFC 3339), marked `(overdue)` when " +
-			"already past. Expiry is forceful: budgets do not delay it."),
-		"drift": rschema.SingleNestedAttribute{Computed: true,
-			MarkdownDescription: "What this change does to existing nodes; null when the pool is created or imported.",
-			Attributes: map[string]rschema.Attribute{
-				"drifted": rschema.Int64Attribute{Computed: true, MarkdownDescription: "Nodes that drift and will be replaced."},
-				"summary": computedString("One-line explanation, e.g. `3 of 3 node(s) drift: template.labels changed (drifts every node)`."),
-				"nodes": computedStringMap("The drifted nodes by name, each with why: the changed fields (e.g. `template.labels`) or the " +
-					"requirement that excludes the node, separated by `; `."),
-				"replacement": computedString("How replacing the drifted nodes proceeds at the pace the Drifted budgets allow: nodes per pass " +
-					"and the budgets that set it, passes, and when it starts — or that the budgets block it for the next 7 days."),
-			},
-		},
-	}
-}
-
 // disruptionPreviewAttrs are the data source's structured allowances and
 // timeline.
 func disruptionPreviewAttrs() map[string]rschema.Attribute {

@@ -4,15 +4,14 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/update"
-	"github.com/fleetform/terraform-provider-aks/internal/hub"
 )
 
 // The update orchestration specs (update.Strategy, update.RunSpec) in
@@ -79,6 +78,11 @@ func rolloutPreviewAttr(description string) rschema.SingleNestedAttribute {
 				MarkdownDescription: "The approval gates the rollout passes (keys as `approved_gates` takes them); the estimate assumes each is approved when reached."},
 			"gantt": computedString("The rollout as a Mermaid `gantt` chart (one bar per member, a section per stage): paste it in a " +
 				"```` ```mermaid ```` block of a pull-request comment to see the plan as a timeline."),
+			"outcomes": rschema.MapAttribute{Computed: true, ElementType: types.StringType,
+				MarkdownDescription: "What happens to each member in the end, keyed as `members`, without times: `upgrades to 1.33.2`, " +
+					"`is skipped`, `fails`, `waits for good` or `is not reached` — what starting the run decides, and what " +
+					"`reviewed_preview` holds it to. It changes only when that does, not as the clock moves."},
+			"outcome_summary": computedString("The outcomes counted, e.g. `10 members: 8 upgrade, 2 are skipped`."),
 		},
 	}
 }
@@ -95,13 +99,8 @@ type rolloutPreviewDoc struct {
 	SelectedNodeImages map[string]string `json:"selected_node_images"`
 	ApprovalGates      []string          `json:"approval_gates"`
 	Gantt              string            `json:"gantt"`
-}
-
-// previewRollout previews update u in the order of strategy over the
-// fleet, started now on the hub's clock; a run an auto-upgrade profile
-// generated (a) with the profile's rules, as the hub executes it.
-func previewRollout(h hub.Hub, f *fleet.Fleet, u update.ManagedClusterUpdate, strategy *update.Strategy, a *update.AutoUpgrade) rolloutPreviewDoc {
-	return newRolloutPreviewDoc(update.PreviewGeneratedRun(u, strategy, a, update.Members(f), f.Regions, h.UpgradeDuration(), h.Now()))
+	Outcomes           map[string]string `json:"outcomes"`
+	OutcomeSummary     string            `json:"outcome_summary"`
 }
 
 func newRolloutPreviewDoc(p update.Preview) rolloutPreviewDoc {
@@ -119,6 +118,12 @@ func newRolloutPreviewDoc(p update.Preview) rolloutPreviewDoc {
 				d.Members[rolloutKey(n, p.Totals.Members, s.Name, g.Name, m.Name)] = m.Line()
 			}
 		}
+	}
+	e := update.ExpectRun(p)
+	d.Outcomes, d.OutcomeSummary = map[string]string{}, e.Summary()
+	for i, m := range e.Members {
+		stage, group, _ := strings.Cut(m.Where, "/")
+		d.Outcomes[rolloutKey(i+1, len(e.Members), stage, group, m.Name)] = m.Line()
 	}
 	return d
 }

@@ -86,8 +86,15 @@ func protocolServer(t *testing.T) (tfprotov6.ProviderServer, *tfprotov6.GetProvi
 	return server, schemas
 }
 
+// warningsOf are the details of the warnings that are not previews.
 func warningsOf(diags []*tfprotov6.Diagnostic) []string {
-	return detailsOf(diags, tfprotov6.DiagnosticSeverityWarning)
+	var out []string
+	for _, d := range diags {
+		if _, preview := previewObject(d); !preview && d.Severity == tfprotov6.DiagnosticSeverityWarning {
+			out = append(out, d.Detail)
+		}
+	}
+	return out
 }
 
 func errorsOf(diags []*tfprotov6.Diagnostic) []string {

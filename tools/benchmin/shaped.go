@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -14,22 +15,27 @@ import (
 )
 
 // shaped is benchmin_shaped: no work, state shaped as an aks_fleet_placement's
-// (the policy as nested attributes, about 38 values; a preview of two maps
-// and a summary, 33; a status with 25 structured decisions, 155), computed
-// from nothing: the framework's and the CLI's price for that shape.
+// (the policy as nested attributes, about 38 values; a status of counts and
+// one condition, 11) and, on create, a plan warning the size of its preview
+// (5 selected and 20 left-out clusters, as designs/previews.md §2 shows
+// it), computed from nothing: the framework's and the CLI's price for that
+// shape.
 type shaped struct{}
 
 func (shaped) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_shaped"
 }
 
-var decisionAttrs = map[string]schema.Attribute{
-	"cluster_name": schema.StringAttribute{Computed: true}, "selected": schema.BoolAttribute{Computed: true},
-	"reason": schema.StringAttribute{Computed: true}, "affinity_score": schema.Int64Attribute{Computed: true},
-	"topology_spread_score": schema.Int64Attribute{Computed: true},
+var conditionAttrs = map[string]schema.Attribute{
+	"type": schema.StringAttribute{Computed: true}, "status": schema.StringAttribute{Computed: true},
+	"reason": schema.StringAttribute{Computed: true}, "message": schema.StringAttribute{Computed: true},
+	"last_transition_time": schema.StringAttribute{Computed: true},
 }
-var decisionType = types.ObjectType{AttrTypes: map[string]attr.Type{"cluster_name": types.StringType, "selected": types.BoolType,
-	"reason": types.StringType, "affinity_score": types.Int64Type, "topology_spread_score": types.Int64Type}}
+var conditionType = types.ObjectType{AttrTypes: map[string]attr.Type{"type": types.StringType, "status": types.StringType,
+	"reason": types.StringType, "message": types.StringType, "last_transition_time": types.StringType}}
+
+var statusTypes = map[string]attr.Type{"selected": types.Int64Type, "requested": types.Int64Type, "fulfilled": types.BoolType,
+	"message": types.StringType, "observed_generation": types.Int64Type, "conditions": types.ListType{ElemType: conditionType}}
 
 func (shaped) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	str := func() schema.StringAttribute { return schema.StringAttribute{Optional: true} }
@@ -53,14 +59,11 @@ func (shaped) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource
 			"tolerations": schema.ListNestedAttribute{Optional: true, NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 				"key": str(), "operator": str()}}},
 		}},
-		"preview": schema.SingleNestedAttribute{Computed: true, PlanModifiers: nil, Attributes: map[string]schema.Attribute{
-			"selected": schema.MapAttribute{Computed: true, ElementType: types.StringType},
-			"left_out": schema.MapAttribute{Computed: true, ElementType: types.StringType},
-			"summary":  schema.StringAttribute{Computed: true},
-		}},
 		"status": schema.SingleNestedAttribute{Computed: true, Attributes: map[string]schema.Attribute{
-			"decisions": schema.ListNestedAttribute{Computed: true, NestedObject: schema.NestedAttributeObject{Attributes: decisionAttrs}},
-			"message":   schema.StringAttribute{Computed: true},
+			"selected": schema.Int64Attribute{Computed: true}, "requested": schema.Int64Attribute{Computed: true},
+			"fulfilled": schema.BoolAttribute{Computed: true}, "message": schema.StringAttribute{Computed: true},
+			"observed_generation": schema.Int64Attribute{Computed: true},
+			"conditions":          schema.ListNestedAttribute{Computed: true, NestedObject: schema.NestedAttributeObject{Attributes: conditionAttrs}},
 		}},
 	}}
 }
@@ -69,29 +72,29 @@ func (shaped) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, re
 	if req.Plan.Raw.IsNull() || !req.State.Raw.IsNull() {
 		return
 	}
-	sel, left := map[string]attr.Value{}, map[string]attr.Value{}
+	var name types.String
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("name"), &name)...)
+	var b strings.Builder
+	b.WriteString("Evaluated at 2026-11-21T12:00:00Z by the Fleet scheduler on the fleet as the hub reports it.\n  selected (5):\n")
 	for i := range 5 {
-		sel[fmt.Sprintf("member-%05d", i)] = types.StringValue(fmt.Sprintf("#%d picked by scheduling policy (affinity score: 100, topology spread score: 0)", i))
+		fmt.Fprintf(&b, "    member-%05d  affinity 100, topology spread 0\n", i)
 	}
-	for i := range 20 {
-		left[fmt.Sprintf("member-%05d", 100+i)] = types.StringValue(fmt.Sprintf("#%d does not score high enough (affinity score: 99, topology spread score: 0)", i))
+	b.WriteString("  left out (4995; the best first):\n")
+	for i := range 15 {
+		fmt.Fprintf(&b, "    #%d member-%05d  does not score high enough (affinity score: 99, topology spread score: 0)\n", i+1, 100+i)
 	}
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("preview"), types.ObjectValueMust(
-		map[string]attr.Type{"selected": types.MapType{ElemType: types.StringType}, "left_out": types.MapType{ElemType: types.StringType}, "summary": types.StringType},
-		map[string]attr.Value{"selected": types.MapValueMust(types.StringType, sel), "left_out": types.MapValueMust(types.StringType, left),
-			"summary": types.StringValue("5 of 5 selected")}))...)
+	b.WriteString("    … and 4980 more\n  left out per reason:\n    4980 does not score high enough\n  rollout:\n    RollingUpdate: up to 2 unavailable and 2 extra at a time, each available after 60s")
+	resp.Diagnostics.AddWarning("Preview: benchmin_shaped "+name.ValueString()+" — PickN: 5 of 5 clusters selected", b.String())
 }
 
 func status() types.Object {
-	var ds []attr.Value
-	for i := range 25 {
-		ds = append(ds, types.ObjectValueMust(decisionType.AttrTypes, map[string]attr.Value{
-			"cluster_name": types.StringValue(fmt.Sprintf("member-%05d", i)), "selected": types.BoolValue(i < 5),
-			"reason":         types.StringValue("does not score high enough (affinity score: 99, topology spread score: 0)"),
-			"affinity_score": types.Int64Value(99), "topology_spread_score": types.Int64Value(0)}))
-	}
-	return types.ObjectValueMust(map[string]attr.Type{"decisions": types.ListType{ElemType: decisionType}, "message": types.StringType},
-		map[string]attr.Value{"decisions": types.ListValueMust(decisionType, ds), "message": types.StringValue("found all cluster needed")})
+	cond := types.ObjectValueMust(conditionType.AttrTypes, map[string]attr.Value{
+		"type": types.StringValue("ClusterResourcePlacementScheduled"), "status": types.StringValue("True"),
+		"reason": types.StringValue("SchedulingPolicyFulfilled"), "message": types.StringValue("found all cluster needed"),
+		"last_transition_time": types.StringValue("2026-11-21T12:00:00Z")})
+	return types.ObjectValueMust(statusTypes, map[string]attr.Value{"selected": types.Int64Value(5), "requested": types.Int64Value(5),
+		"fulfilled": types.BoolValue(true), "message": types.StringNull(), "observed_generation": types.Int64Value(1),
+		"conditions": types.ListValueMust(conditionType, []attr.Value{cond})})
 }
 
 func (shaped) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {

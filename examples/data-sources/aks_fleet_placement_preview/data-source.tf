@@ -24,3 +24,28 @@ output "picked" {
 output "left_out" {
   value = data.aks_fleet_placement_preview.cheap_prod.preview.left_out_counts
 }
+
+# A placement held to its reviewed preview: read at plan, the preview is kept
+# in the plan file; applied after the fleet changed so that Fleet would pick
+# other clusters, the placement refuses and asks for a new plan.
+locals {
+  cheapest_two = {
+    placement_type     = "PickN"
+    number_of_clusters = 2
+    affinity = {
+      preferred = [{ weight = 100, preference = { property_sorter = { name = "kubernetes.azure.com/per-cpu-core-cost", sort_order = "Ascending" } } }]
+    }
+  }
+}
+
+data "aks_fleet_placement_preview" "batch" {
+  name   = "batch"
+  policy = local.cheapest_two
+}
+
+resource "aks_fleet_placement" "batch" {
+  name               = "batch"
+  resource_selectors = [{ version = "v1", kind = "Namespace", name = "batch" }]
+  policy             = local.cheapest_two
+  reviewed_preview   = data.aks_fleet_placement_preview.batch.review
+}

@@ -39,3 +39,15 @@ data "aks_nap_disruption_preview" "weekend_only" {
 output "weekend_only_warnings" {
   value = data.aks_nap_disruption_preview.weekend_only.warnings
 }
+
+# A pool's budgets for its live nodes, now, as the pool's plan previews them
+# (a pool that does not exist yet has none).
+data "aks_nap_disruption_preview" "east_default" {
+  cluster  = "aks-east-prod-01"
+  nodepool = "default"
+  budgets  = [{ nodes = "10%" }, { nodes = "0", schedule = "0 9 * * 1-5", duration = "8h" }]
+}
+
+output "east_default_windows" {
+  value = [for w in data.aks_nap_disruption_preview.east_default.windows : w.description]
+}

@@ -88,15 +88,26 @@ resource "aks_fleet_update_strategy" "by_region" {
   stages = local.stages
 }
 
-# The run carries the same stages inline rather than the strategy's id: the
-# id is known only once the strategy exists, and the run's preview — the
-# rollout this module outputs — is then known at the first plan, and kept
-# (it does not move with the clock) until the run's configuration changes.
-resource "aks_fleet_update_run" "this" {
+# The rollout, previewed at plan from the same stages: the data source is
+# read at plan and kept in the plan file, so the outputs below are exactly
+# what a reviewer saw — also in `terraform show` of a saved plan — even
+# though the strategy's id is known only once it exists.
+data "aks_fleet_update_preview" "rollout" {
   name    = var.name
   stages  = local.stages
   upgrade = var.upgrade
   start   = var.start
+}
+
+# The run follows the strategy and holds to the reviewed rollout: started at
+# apply, it refuses to start if it would now upgrade, skip or fail other
+# members, or take them to other versions, than the plan showed.
+resource "aks_fleet_update_run" "this" {
+  name               = var.name
+  update_strategy_id = aks_fleet_update_strategy.by_region.id
+  upgrade            = var.upgrade
+  start              = var.start
+  reviewed_preview   = data.aks_fleet_update_preview.rollout.review
 }
 
 output "stages" {
@@ -105,18 +116,23 @@ output "stages" {
 }
 
 output "rollout" {
-  description = "The rollout at plan: one line per member in the order the run takes them, with the outcome, versions, reason and estimated times."
-  value       = aks_fleet_update_run.this.preview.members
+  description = "What the run does to each member, in the order it takes them: upgrades (to which version), is skipped, fails or waits for good. It changes only when that does, not as the clock moves."
+  value       = data.aks_fleet_update_preview.rollout.preview.outcomes
 }
 
 output "summary" {
-  description = "Totals and the estimated duration."
-  value       = aks_fleet_update_run.this.preview.summary
+  description = "The outcomes counted."
+  value       = data.aks_fleet_update_preview.rollout.preview.outcome_summary
+}
+
+output "schedule" {
+  description = "One line per member with the outcome, versions, reason and estimated times, if the run started now (it moves with the clock)."
+  value       = data.aks_fleet_update_preview.rollout.preview.members
 }
 
 output "gantt" {
-  description = "The rollout as a Mermaid gantt chart, for a pull-request comment."
-  value       = aks_fleet_update_run.this.preview.gantt
+  description = "The rollout as a Mermaid gantt chart, for a pull-request comment (it moves with the clock)."
+  value       = data.aks_fleet_update_preview.rollout.preview.gantt
 }
 
 output "strategy_id" {

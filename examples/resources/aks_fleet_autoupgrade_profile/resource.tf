@@ -3,7 +3,9 @@
 # exists, what Stable resolves to today and what the run it triggers would do
 # to every member — including the members auto-upgrade leaves behind (more
 # than one minor behind, or outside the supported minors) with the manual
-# upgrades that bring them back (`preview.left_behind`).
+# upgrades that bring them back. The aks_fleet_autoupgrade_preview data
+# source keeps that preview in the plan, and the profile holds to it: applied
+# after a release entered the channel, it refuses and asks for a new plan.
 resource "aks_fleet_update_strategy" "canary_first" {
   name = "canary-first"
   stages = [
@@ -12,11 +14,18 @@ resource "aks_fleet_update_strategy" "canary_first" {
   ]
 }
 
+data "aks_fleet_autoupgrade_preview" "stable" {
+  name                 = "stable"
+  channel              = "Stable"
+  node_image_selection = "Consistent"
+}
+
 resource "aks_fleet_autoupgrade_profile" "stable" {
   name                 = "stable"
   channel              = "Stable"
   update_strategy_id   = aks_fleet_update_strategy.canary_first.id
   node_image_selection = "Consistent"
+  reviewed_preview     = data.aks_fleet_autoupgrade_preview.stable.review
 }
 
 # Weekly node images for every member, one by one; switched off for now. Changing
@@ -41,17 +50,17 @@ resource "aks_fleet_autoupgrade_profile" "pinned" {
 
 output "stable_target" {
   description = "The Kubernetes version the Stable channel resolves to today."
-  value       = aks_fleet_autoupgrade_profile.stable.preview.kubernetes_version
+  value       = data.aks_fleet_autoupgrade_preview.stable.kubernetes_version
 }
 
 output "stable_rollout" {
   description = "What the Stable profile's run would do to each member, in rollout order."
-  value       = aks_fleet_autoupgrade_profile.stable.preview.rollout.members
+  value       = data.aks_fleet_autoupgrade_preview.stable.rollout.members
 }
 
 output "left_behind" {
   description = "Members the Stable profile never moves, and how to bring them back."
-  value       = aks_fleet_autoupgrade_profile.stable.preview.left_behind
+  value       = data.aks_fleet_autoupgrade_preview.stable.left_behind
 }
 
 output "generated_run" {

@@ -1,5 +1,6 @@
 # Every placement policy of the Fleet documentation, against the mock hub's
-# sample fleet. `terraform plan` shows each one's decisions in `preview`.
+# sample fleet. `terraform plan` shows each one's decisions: the selected
+# clusters with their scores, the best left out and why.
 
 # PickAll: every eligible cluster with at least 5 nodes.
 resource "aks_fleet_placement" "five_nodes" {

@@ -1,7 +1,7 @@
 # A Kubernetes upgrade rolled out in three stages over the sample fleet's
 # update groups: the canary group first, then wave-1 and wave-2, with an
 # hour's wait after the canary stage and an approval gate before wave-2.
-# `terraform plan` shows the rollout in `preview`: every member in the order
+# `terraform plan` shows the rollout: every member in the order
 # the run reaches it, what happens to it (upgrade, skipped as already up to
 # date, pending until its maintenance window opens or the version reaches
 # its region) and when, plus a Mermaid gantt chart for a pull request.
@@ -30,12 +30,29 @@ resource "aks_fleet_update_run" "to_1_33" {
   rerun_trigger  = "1"
 }
 
-output "rollout" {
-  value = aks_fleet_update_run.to_1_33.preview.members
+# The same rollout for modules and pull requests: a Mermaid gantt chart.
+data "aks_fleet_update_preview" "to_1_33" {
+  upgrade              = { type = "Full", kubernetes_version = "1.33.2" }
+  node_image_selection = { type = "Consistent" }
+  stages = [
+    { name = "canary", groups = [{ name = "canary" }], after_stage_wait_in_seconds = 3600 },
+    { name = "wave-1", groups = [{ name = "wave-1", max_concurrency = "50%" }] },
+    { name = "wave-2", groups = [{ name = "wave-2" }], before_gates = [{ display_name = "Change advisory board" }] },
+  ]
+  skip = [{ type = "Member", name = "aks-east-gpu-01" }]
 }
 
 output "rollout_chart" {
-  value = aks_fleet_update_run.to_1_33.preview.gantt
+  value = data.aks_fleet_update_preview.to_1_33.preview.gantt
+}
+
+# Every member's state as the hub reports it, once the run is applied.
+data "aks_fleet_update_run" "to_1_33" {
+  name = aks_fleet_update_run.to_1_33.name
+}
+
+output "members" {
+  value = data.aks_fleet_update_run.to_1_33.members
 }
 
 # A node image refresh that follows a reusable strategy (the run copies it

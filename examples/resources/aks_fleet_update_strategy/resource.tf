@@ -22,13 +22,15 @@ resource "aks_fleet_update_strategy" "canary_first" {
   ]
 }
 
-# Which members each group reaches in the fleet, e.g.
-# "wave-1/wave-1" = "3 members: aks-east-prod-02, aks-sea-prod-01, aks-weu-prod-01 (concurrency 1)".
-output "groups" {
-  value = aks_fleet_update_strategy.canary_first.preview.groups
+# `terraform plan` shows which members each group reaches in the fleet, e.g.
+# "wave-1/wave-1  3 members: aks-east-prod-02, aks-sea-prod-01, aks-weu-prod-01 (concurrency 1)",
+# and the members no stage reaches. The rollout a run following the strategy
+# would perform, for modules and reviews:
+data "aks_fleet_update_preview" "canary_first" {
+  update_strategy_id = aks_fleet_update_strategy.canary_first.id
+  upgrade            = { type = "NodeImageOnly" }
 }
 
-# Members no stage reaches: a run with this strategy never upgrades them.
-output "not_upgraded" {
-  value = aks_fleet_update_strategy.canary_first.preview.members_in_no_group
+output "rollout" {
+  value = data.aks_fleet_update_preview.canary_first.preview.members
 }

@@ -33,12 +33,16 @@ resource "aks_nap_nodepool" "general" {
   }
 }
 
-# When may nodes be disrupted this week (one line per window, with the reasons
-# it applies to), and which nodes expire?
-output "disruption_timeline" {
-  value = aks_nap_nodepool.general.preview.timeline
+# `terraform plan` shows when nodes may be disrupted this week (one line per
+# window, with the reasons it applies to), which nodes expire, and which a
+# change drifts. The same evaluation for modules: the pool's budgets for its
+# live nodes.
+data "aks_nap_disruption_preview" "general" {
+  cluster  = aks_nap_nodepool.general.cluster
+  nodepool = aks_nap_nodepool.general.name
+  budgets  = aks_nap_nodepool.general.disruption.budgets
 }
 
-output "expiring" {
-  value = aks_nap_nodepool.general.preview.expiring
+output "disruption_windows" {
+  value = [for w in data.aks_nap_disruption_preview.general.windows : w.description]
 }

@@ -1,0 +1,210 @@
+package provider
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"strings"
+	"time"
+
+	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
+)
+
+// The reviewed_preview guard (designs/previews.md §4): a preview data source
+// exports `review`, a token of the decisions that matter to apply
+// (designs/previews.md §5), frozen in the plan file; a resource given it
+// recomputes the same decisions whenever Terraform plans it — at plan, and
+// at apply right before its own create or update — and refuses, naming each
+// difference, when they differ.
+
+// reviewPrefix versions the token's format.
+const reviewPrefix = "aks-review-v1:"
+
+// Preview kinds: which data source made a token, for which resource.
+const (
+	reviewPlacement = "placement"
+	reviewRun       = "update run"
+	reviewProfile   = "auto-upgrade profile"
+	reviewNodePool  = "NodePool"
+)
+
+// reviewSources names the data source whose review each kind is.
+var reviewSources = map[string]string{
+	reviewPlacement: "aks_fleet_placement_preview",
+	reviewRun:       "aks_fleet_update_preview",
+	reviewProfile:   "aks_fleet_autoupgrade_preview",
+	reviewNodePool:  "aks_nap_disruption_preview",
+}
+
+// review is a token's content. It holds no instant: the same decisions
+// give the same token, so a guarded resource plans no change while what its
+// configuration leads to stays the same, however the clock moves.
+type review struct {
+	Kind string `json:"kind"`
+	// Spec is the digest of the configuration the preview was made for.
+	Spec string `json:"spec"`
+	// Expect are the decisions that matter to apply (designs/previews.md §5).
+	Expect json.RawMessage `json:"expect"`
+}
+
+// reviewToken is the token of a preview's decisions: gzip-compressed JSON,
+// base64, on one line whatever its size (a plan prints it as one line), the
+// same for the same content (gzip's header carries no time unless set).
+func reviewToken(kind, spec string, expect any) (string, error) {
+	e, err := json.Marshal(expect)
+	if err != nil {
+		return "", err
+	}
+	raw, err := json.Marshal(review{Kind: kind, Spec: spec, Expect: e})
+	if err != nil {
+		return "", err
+	}
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	if _, err := zw.Write(raw); err != nil {
+		return "", err
+	}
+	if err := zw.Close(); err != nil {
+		return "", err
+	}
+	return reviewPrefix + base64.RawURLEncoding.EncodeToString(b.Bytes()), nil
+}
+
+// settle is what Read records in a guarded resource's reviewed_preview: the
+// token of what its configuration, which the hub holds, leads to now — the
+// token its data source gives when nothing is pending. So the plan shows no
+// change while the configuration does not change, however the fleet and the
+// clock move (designs/previews.md §4).
+func settle(diags *diag.Diagnostics, token string, kind, spec string, expect func() (any, bool)) string {
+	if token == "" {
+		return ""
+	}
+	e, ok := expect()
+	if !ok {
+		return token
+	}
+	t, err := reviewToken(kind, spec, e)
+	if err != nil {
+		diags.AddError("Cannot record the review", err.Error())
+		return token
+	}
+	return t
+}
+
+// maxReviewSize bounds what a token may expand to.
+const maxReviewSize = 64 << 20
+
+// decodeReview reads a token.
+func decodeReview(token string) (review, error) {
+	var r review
+	body, ok := strings.CutPrefix(token, reviewPrefix)
+	if !ok {
+		return r, errors.New("it does not start with " + reviewPrefix)
+	}
+	z, err := base64.RawURLEncoding.DecodeString(body)
+	if err != nil {
+		return r, errors.New("it is not base64")
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(z))
+	if err != nil {
+		return r, errors.New("it is not compressed as a review is")
+	}
+	raw, err := io.ReadAll(io.LimitReader(zr, maxReviewSize))
+	if err != nil {
+		return r, errors.New("it is truncated")
+	}
+	if err := json.Unmarshal(raw, &r); err != nil || r.Kind == "" {
+		return r, errors.New("its content is not a review")
+	}
+	return r, nil
+}
+
+// specDigest identifies a configuration: the canonical form of the spec
+// after its defaults (sameSpec's comparison, designs/hub.md §5), hashed.
+func specDigest[S any](spec S, withDefaults func(S) S) string {
+	raw, _ := json.Marshal(canonical(reflect.ValueOf(withDefaults(spec)), false))
+	sum := sha256.Sum256(raw)
+	return hex.EncodeToString(sum[:8])
+}
+
+// reviewedPreviewAttr is the guard's attribute; kind names its data source.
+func reviewedPreviewAttr(kind, matters string) rschema.StringAttribute {
+	src := reviewSources[kind]
+	return rschema.StringAttribute{Optional: true, MarkdownDescription: "The `review` of an `" + src + "` data source given " +
+		"the same configuration, read at plan: apply then does what was reviewed, or nothing. Whenever Terraform plans " +
+		"the resource (at plan, and at apply right before the resource is written) the provider computes the preview " +
+		"again and fails, naming each difference, when " + matters + " — the fleet or the clock moved in a way that " +
+		"matters. Differences that do not change what apply does pass. Unset: apply does what the hub decides at apply."}
+}
+
+// reviewAttr is a preview data source's `review`.
+func reviewAttr(resource string) dschema.StringAttribute {
+	return dschema.StringAttribute{Computed: true, MarkdownDescription: "This preview's decisions that matter to apply, as " +
+		"an opaque single-line token for `reviewed_preview` of `" + resource + "`: the resource then refuses to apply when " +
+		"what it would do differs from what was reviewed here (the preview is read at plan and kept in the plan file)."}
+}
+
+// guard is a resource's reviewed_preview check: its kind, the token (empty:
+// no guard), and the object it guards.
+type guard struct {
+	kind  string
+	token string
+	obj   objectRef
+}
+
+// check compares the decisions of the preview now (spec digest, expectation,
+// at now) with the reviewed ones. what names the configuration the digest
+// covers; differences is the engine's comparison of two expectations.
+func check[E any](g guard, diags *diag.Diagnostics, what, spec string, now time.Time, expect E, differences func(reviewed, now E) []string) {
+	if g.token == "" {
+		return
+	}
+	p := path.Root("reviewed_preview")
+	r, err := decodeReview(g.token)
+	if err == nil && r.Kind != g.kind {
+		err = fmt.Errorf("it is the review of another kind of preview (%s)", r.Kind)
+	}
+	var reviewed E
+	if err == nil && json.Unmarshal(r.Expect, &reviewed) != nil {
+		err = errors.New("its decisions cannot be read")
+	}
+	src := reviewSources[g.kind]
+	if err != nil {
+		diags.AddAttributeError(p, "Invalid reviewed preview", fmt.Sprintf("reviewed_preview: %s, so it is not the review of an "+
+			"%s data source. Set it to data.%s.<name>.review.", err, src, src))
+		return
+	}
+	if r.Spec != spec {
+		diags.AddAttributeError(p, "Reviewed preview of another configuration", fmt.Sprintf("reviewed_preview: %s: the "+
+			"%s data source previewed another %s than this resource's. Give it the same values as the resource "+
+			"(from one local value or variable), so that the preview reviewed is the one applied.", g.obj, src, what))
+		return
+	}
+	diffs := differences(reviewed, expect)
+	if len(diffs) == 0 {
+		return
+	}
+	diags.AddAttributeError(p, "The fleet changed since the plan was made", fmt.Sprintf("%s: what apply would do now (%s) "+
+		"differs from the preview reviewed in the plan:\n  - %s\nNothing was applied to %s. Plan again (terraform plan -out), "+
+		"review the new preview, and apply that plan.", g.obj, now.UTC().Format(time.RFC3339), strings.Join(diffs, "\n  - "), g.obj))
+}
+
+// reviewUnknown warns that a guard given a value known only at apply cannot
+// hold: its data source is read at apply, so it reviews nothing.
+func reviewUnknown(diags *diag.Diagnostics, kind string, obj objectRef) {
+	src := reviewSources[kind]
+	diags.AddAttributeWarning(path.Root("reviewed_preview"), "Reviewed preview not known at plan",
+		fmt.Sprintf("reviewed_preview: %s: the %s data source depends on values known only at apply, so Terraform reads it "+
+			"at apply and this plan cannot be held to what it previews. Give the data source values known at plan "+
+			"(configuration, not attributes of resources this apply creates).", obj, src))
+}
