@@ -324,6 +324,10 @@ func (r *updateRunResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		}
 		return
 	}
+	if prior.Name != "" && len(plan.Skip)+len(plan.ApprovedGates) == 0 && plan.Start == prior.Start && plan.Stopped == prior.Stopped &&
+		plan.RerunTrigger == prior.RerunTrigger {
+		return // no action, nothing to check or preview: the hub is not asked
+	}
 	f, ok := runFleet(ctx, r.hub, &resp.Diagnostics)
 	if !ok {
 		return
