@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -45,7 +46,7 @@ func profileReport(pp update.ProfilePreview, run string) preview {
 	res := pp.Resolution
 	out := preview{Headline: pp.Summary(), At: res.At, Basis: "on the release catalogs and members as the hub reports them"}
 	if len(res.SupportedMinors) > 0 {
-		out.add("", "supported minors: "+joinComma(res.SupportedMinors))
+		out.add("", "supported minors: "+strings.Join(res.SupportedMinors, ", "))
 	}
 	var behind [][2]string
 	for _, n := range sortedKeys(pp.LeftBehind) {
@@ -63,17 +64,6 @@ func profileReport(pp update.ProfilePreview, run string) preview {
 			}
 			out.Sections = append(out.Sections, s)
 		}
-	}
-	return out
-}
-
-func joinComma(s []string) string {
-	out := ""
-	for i, v := range s {
-		if i > 0 {
-			out += ", "
-		}
-		out += v
 	}
 	return out
 }
