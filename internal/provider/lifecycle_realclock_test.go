@@ -284,11 +284,14 @@ func TestAccPreviewsHold_realClock(t *testing.T) {
 
 // One `terraform apply` on a clock that runs an hour per second: between
 // its plan and its apply the hub's clock moves on by minutes to hours, and
-// the apply goes through (the guarded resources' decisions do not move in
-// that time; the pools are not guarded, their previews move with the clock).
+// the apply goes through. The run and the profile are guarded: what they
+// decide does not move in that time. The pools' previews and the
+// placements' move with the clock (the emulated member agents report on the
+// real clock: an hour per second, their heartbeats age), and they are not
+// guarded.
 func TestAccPreviewsHold_applyOnAMovingClock(t *testing.T) {
 	w := newWorld(t, clockScaled)
-	w.config(worldConfig(map[string]bool{"by-cpu": true, "all-prod": true, "rollout": true, "rapid": true}, budgetsLunch, budgetsBusiness, true))
+	w.config(worldConfig(map[string]bool{"rollout": true, "rapid": true}, budgetsLunch, budgetsBusiness, true))
 	w.must("init", "-input=false", "-no-color")
 	w.settled()
 }
