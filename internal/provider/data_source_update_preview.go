@@ -69,7 +69,8 @@ func (d *updatePreviewDataSource) Schema(_ context.Context, _ datasource.SchemaR
 				"strategy; what it completed stays completed); otherwise of a new run. Required for `review`."},
 			"start": dschema.BoolAttribute{Optional: true, MarkdownDescription: "The run's `start` (default `false`): part of " +
 				"what `review` covers, so give it the value the run resource has."},
-			"skip":                 dataSourceAttr(skipAttr()),
+			"skip": dataSourceAttr(withDescription(skipAttr(), "The run's `skip` targets: the preview skips them (and everything "+
+				"under them) when the run starts. Part of what `review` covers: give it the value the run resource has.")),
 			"update_strategy_id":   spec["update_strategy_id"],
 			"stages":               spec["stages"],
 			"upgrade":              spec["upgrade"],

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/update"
@@ -174,6 +175,12 @@ func (a runActions) course(run *hub.UpdateRun, configured []update.SkipTarget) r
 		return courseOf(run, a.skips)
 	}
 	return courseOf(run, configured)
+}
+
+// withDescription is a list attribute with another description.
+func withDescription(a rschema.ListNestedAttribute, description string) rschema.ListNestedAttribute {
+	a.MarkdownDescription = description
+	return a
 }
 
 // previewsCourse: the apply changes which members the run upgrades from now.
