@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/big"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -57,6 +58,17 @@ func (u unknownPaths) covers(p field.Path) bool {
 		}
 	}
 	return false
+}
+
+// within reports whether every unknown value is one of the attributes at
+// roots (or under them): what depends on nothing else can still be decided.
+func (u unknownPaths) within(roots ...string) bool {
+	for _, x := range u {
+		if steps := x.Steps(); len(steps) == 0 || !slices.Contains(roots, steps[0].Name) {
+			return false
+		}
+	}
+	return true
 }
 
 // decode fills out from an object value. Unknown leaves are decoded as null

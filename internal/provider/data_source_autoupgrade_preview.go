@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -36,8 +37,7 @@ func previewProfile(ctx context.Context, h hub.Hub, name string, spec update.Pro
 // support and the image selection, not on its strategy or whether it is
 // enabled (designs/previews.md §5).
 func profileReviewSpec(spec update.ProfileSpec) string {
-	return specDigest(update.ProfileSpec{Channel: spec.Channel, TargetKubernetesVersion: spec.TargetKubernetesVersion,
-		LongTermSupport: spec.LongTermSupport, NodeImageSelectionType: spec.NodeImageSelectionType}, update.ProfileWithDefaults)
+	return specDigest(update.ProfileResolvesFrom(spec), update.ProfileWithDefaults)
 }
 
 // profileReport is the plan diagnostic of a profile's preview; run names
@@ -57,7 +57,23 @@ func profileReport(pp update.ProfilePreview, run string) preview {
 		out.add("", "the rollout is previewed at apply, once the strategy it follows exists")
 	}
 	if pp.Rollout != nil {
-		r := runReport(*pp.Rollout, "")
+		// A member left behind is listed once, above.
+		rollout := *pp.Rollout
+		rollout.Stages = slices.Clone(rollout.Stages)
+		for i, s := range rollout.Stages {
+			s.Groups = slices.Clone(s.Groups)
+			for j, g := range s.Groups {
+				g.Members = slices.Clone(g.Members)
+				for k, m := range g.Members {
+					if _, behind := pp.LeftBehind[m.Name]; behind {
+						g.Members[k].Message = "left behind, above"
+					}
+				}
+				s.Groups[j] = g
+			}
+			rollout.Stages[i] = s
+		}
+		r := runReport(rollout, "")
 		for _, s := range r.Sections {
 			if s.Title == "members in rollout order" {
 				s.Title = run + ", members in rollout order"
@@ -129,8 +145,7 @@ func (d *autoUpgradePreviewDataSource) Configure(_ context.Context, req datasour
 func (d *autoUpgradePreviewDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	attrs := dataSourceAttrs(profileSpecAttrs())
 	attrs["name"] = dschema.StringAttribute{Optional: true, MarkdownDescription: "The profile this previews (its generated " +
-		"runs are named after it). When the hub holds a profile of this name with the same spec, applying it decides nothing " +
-		"new and `review` says so. Required for `review`."}
+		"runs are named after it): `review` names it, and the profile of another name refuses it."}
 	for k, v := range dataSourceAttrs(map[string]rschema.Attribute{
 		"evaluated_at": computedString("The hub's clock when the preview was made (RFC 3339)."),
 		"summary":      computedString("One line: the channel's target and the rollout's totals."),
@@ -196,14 +211,12 @@ func (d *autoUpgradePreviewDataSource) Read(ctx context.Context, req datasource.
 		m.Warnings = append(m.Warnings, w.String())
 	}
 	m.profilePreviewDoc = newProfilePreviewDoc(pp)
-	if m.Name != "" {
-		// Writing the profile does not change what its channel resolves to:
-		// the same token whether or not the hub holds it yet.
-		var err error
-		if m.Review, err = reviewToken(reviewProfile, profileReviewSpec(m.ProfileSpec), update.ExpectProfile(pp.Resolution)); err != nil {
-			resp.Diagnostics.AddError("Cannot record the review", err.Error())
-			return
-		}
+	// What the channel resolves to does not depend on the hub holding the
+	// profile: the same token before and after it is written.
+	var err error
+	if m.Review, err = reviewToken(reviewProfile, m.Name, profileReviewSpec(m.ProfileSpec), update.ExpectProfile(pp.Resolution)); err != nil {
+		resp.Diagnostics.AddError("Cannot record the review", err.Error())
+		return
 	}
 	setState(&resp.State, m, &resp.Diagnostics)
 }

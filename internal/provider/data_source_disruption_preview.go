@@ -170,8 +170,9 @@ func (d *disruptionPreviewDataSource) Read(ctx context.Context, req datasource.R
 	np := nodepool.NodePool{Disruption: &nodepool.Disruption{Budgets: in.Budgets}}
 	budgets := nodepool.WithDefaults(np).Disruption.Budgets
 	total, disrupting := deref(in.Nodes), deref(in.Disrupting)
-	review := ""
+	object := ""
 	if in.Cluster != "" {
+		object = in.Cluster + "/" + in.NodePool
 		cur, err := d.hub.GetNodePool(ctx, in.Cluster, in.NodePool)
 		if err != nil && !errors.Is(err, hub.ErrNotFound) {
 			hubError(&resp.Diagnostics, opRead, objectRef{nodePoolType, in.Cluster + "/" + in.NodePool}, err)
@@ -182,10 +183,11 @@ func (d *disruptionPreviewDataSource) Read(ctx context.Context, req datasource.R
 			return
 		}
 		total, disrupting = nodepool.CountNodes(live.Nodes)
-		if review, err = reviewToken(reviewNodePool, nodePoolReviewSpec(budgets), nodepool.Expect(budgets, total, disrupting, from)); err != nil {
-			resp.Diagnostics.AddError("Cannot record the review", err.Error())
-			return
-		}
+	}
+	review, err := reviewToken(reviewNodePool, object, nodePoolReviewSpec(budgets), nodepool.Expect(budgets, total, disrupting, from))
+	if err != nil {
+		resp.Diagnostics.AddError("Cannot record the review", err.Error())
+		return
 	}
 	in.Warnings = []string{}
 	for _, w := range nodepool.Warnings(np) {
@@ -199,7 +201,5 @@ func (d *disruptionPreviewDataSource) Read(ctx context.Context, req datasource.R
 	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("windows"), doc.Windows, &resp.Diagnostics)
 	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("next_allowed"), doc.NextAllowed, &resp.Diagnostics)
 	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("warnings"), in.Warnings, &resp.Diagnostics)
-	if review != "" {
-		setComputed(ctx, &resp.State, resp.State.Schema, path.Root("review"), review, &resp.Diagnostics)
-	}
+	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("review"), review, &resp.Diagnostics)
 }

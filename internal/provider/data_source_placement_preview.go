@@ -126,12 +126,10 @@ func (d *placementPreviewDataSource) Read(ctx context.Context, req datasource.Re
 	resp.State.Raw = req.Config.Raw
 	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("preview"), newPreviewDoc(spec, pv.result, limit), &resp.Diagnostics)
 	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("warnings"), m.Warnings, &resp.Diagnostics)
-	if m.Name != "" {
-		review, err := pv.review(spec)
-		if err != nil {
-			resp.Diagnostics.AddError("Cannot record the review", err.Error())
-			return
-		}
-		setComputed(ctx, &resp.State, resp.State.Schema, path.Root("review"), review, &resp.Diagnostics)
+	review, err := pv.review(m.Name)
+	if err != nil {
+		resp.Diagnostics.AddError("Cannot record the review", err.Error())
+		return
 	}
+	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("review"), review, &resp.Diagnostics)
 }

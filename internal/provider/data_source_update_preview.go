@@ -132,17 +132,15 @@ func (d *updatePreviewDataSource) Read(ctx context.Context, req datasource.ReadR
 	for _, w := range update.RunWarnings(update.RunSpec{ManagedClusterUpdate: spec.ManagedClusterUpdate, Strategy: cur.ResolvedStrategy}, f) {
 		m.Warnings = append(m.Warnings, w.String())
 	}
-	p := previewRunCourse(d.hub, f, courseOf(cur, m.Skip))
+	p := previewRunCourse(d.hub, f, cur, m.Skip)
 	resp.State.Raw = req.Config.Raw
 	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("preview"), newRolloutPreviewDoc(p), &resp.Diagnostics)
 	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("warnings"), m.Warnings, &resp.Diagnostics)
-	if m.Name != "" {
-		digest := runReviewSpec(cur.ResolvedStrategy, cur.Spec.ManagedClusterUpdate, m.Start, m.Skip)
-		review, err := reviewToken(reviewRun, digest, update.ExpectRun(p))
-		if err != nil {
-			resp.Diagnostics.AddError("Cannot record the review", err.Error())
-			return
-		}
-		setComputed(ctx, &resp.State, resp.State.Schema, path.Root("review"), review, &resp.Diagnostics)
+	digest := runReviewSpec(cur.ResolvedStrategy, cur.Spec.ManagedClusterUpdate, m.Start, m.Skip)
+	review, err := reviewToken(reviewRun, m.Name, digest, update.ExpectRun(p))
+	if err != nil {
+		resp.Diagnostics.AddError("Cannot record the review", err.Error())
+		return
 	}
+	setComputed(ctx, &resp.State, resp.State.Schema, path.Root("review"), review, &resp.Diagnostics)
 }

@@ -318,7 +318,7 @@ func TestAccPreviewsHold_worldMoves(t *testing.T) {
 			// allowance moved); the lunch block starts at 11:00, so the lunch
 			// pool's budgets would now allow no disruption where the plan said 1.
 			name: "hour boundary", guarded: allGuarded, lunch: budgetsLunch, applyAt: fri1101,
-			diagnostic: []string{"aks_nap_nodepool w-1/lunch: what apply would do now (2026-11-27T11:01:00Z) differs from the preview reviewed in the plan",
+			diagnostic: []string{"aks_nap_nodepool w-1/lunch: what apply would do now (2026-11-27T11:01:00Z) differs from the preview reviewed",
 				"- Empty: 0 nodes may be disrupted now (reviewed: 1)", "Nothing was applied to aks_nap_nodepool w-1/lunch"},
 		},
 		{

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -60,6 +62,7 @@ func previewPlacement(ctx context.Context, h hub.Hub, spec placement.Spec, t pla
 		case err != nil:
 			hubError(diags, opRead, objectRef{placementType, t.name}, err)
 			return placementPreview{}, false
+		case placementTypeChanges(cur.Spec.Policy, spec.Policy): // the placement is replaced: a new one
 		default:
 			// The clusters held, with the scores recorded when each was
 			// picked: scale-in ranks by them (designs/placement.md §7).
@@ -83,15 +86,18 @@ func placementReviewSpec(s placement.Spec) string {
 	return specDigest(placement.Spec{Policy: s.Policy}, placement.WithDefaults)
 }
 
-// review is the preview's token for reviewed_preview: the clusters applying
-// the policy selects — those the hub holds when it holds that policy already
-// (applying it reschedules nothing), else the scheduler's (designs/previews.md §4).
-func (p placementPreview) review(spec placement.Spec) (string, error) {
-	expect := placement.Expect(p.result)
-	if p.change && sameSpec(placement.Spec{Policy: p.prev.Policy}, placement.Spec{Policy: spec.Policy}, placement.WithDefaults) {
-		expect = placement.Expect(placement.Result{Selected: p.held})
+// expectation is what applying the previewed spec does (placement.ExpectApply).
+func (p placementPreview) expectation() placement.Expectation {
+	var prev *placement.Spec
+	if p.change {
+		prev = &p.prev
 	}
-	return reviewToken(reviewPlacement, placementReviewSpec(spec), expect)
+	return placement.ExpectApply(prev, p.spec, p.held, p.result)
+}
+
+// review is the preview's token for reviewed_preview (designs/previews.md §4).
+func (p placementPreview) review(name string) (string, error) {
+	return reviewToken(reviewPlacement, name, placementReviewSpec(p.spec), p.expectation())
 }
 
 // headline is the preview in one line, e.g. "PickN: 3 of 3 clusters selected".
@@ -110,9 +116,26 @@ func (p placementPreview) headline() string {
 	if p.change {
 		added, released := p.moves()
 		s += fmt.Sprintf(", %d added, %d released", len(added), len(released))
+		if n := len(added) + len(released); n > 0 && n <= maxHeadlineClusters {
+			var moved []string
+			for _, c := range added {
+				moved = append(moved, "+"+c)
+			}
+			for _, c := range released {
+				moved = append(moved, "-"+c)
+			}
+			s += " (" + strings.Join(moved, ", ") + ")"
+		}
+	} else if n := len(p.result.Selected); n > 0 && n <= maxHeadlineClusters {
+		s += ": " + strings.Join(p.result.Selected, ", ")
 	}
 	return s
 }
+
+// maxHeadlineClusters bounds the clusters a preview's headline names: few
+// enough that a reviewer sees at a glance what is picked, in the plan and
+// again at apply.
+const maxHeadlineClusters = 3
 
 // moves are the clusters a change adds and releases.
 func (p placementPreview) moves() (added, released []string) {
@@ -143,7 +166,6 @@ func (p placementPreview) report(limit int) preview {
 	pp := placement.Preview(p.result, limit)
 	out := preview{Headline: p.headline(), At: p.at, Basis: "by the Fleet scheduler on the fleet as the hub reports it"}
 	if p.result.UnfulfilledMessage != "" {
-		out.Headline += " — " + firstWords(p.result.UnfulfilledMessage)
 		out.add("", p.result.UnfulfilledMessage)
 	}
 	line := func(d placement.Decision) [2]string {
@@ -173,8 +195,20 @@ func (p placementPreview) report(limit int) preview {
 			}
 			first = append(first, [2]string{"- " + c, why})
 		}
-		kept := len(p.result.Selected) - len(added)
-		out.add("", fmt.Sprintf("keeps %s it holds", clusters(kept)))
+		var kept []string
+		for _, c := range p.result.Selected {
+			if !slices.Contains(added, c) {
+				kept = append(kept, c)
+			}
+		}
+		line := fmt.Sprintf("keeps %s it holds", clusters(len(kept)))
+		if len(kept) > 0 {
+			line += ": " + strings.Join(kept[:min(len(kept), maxKeptListed)], ", ")
+			if len(kept) > maxKeptListed {
+				line += fmt.Sprintf(" and %d more", len(kept)-maxKeptListed)
+			}
+		}
+		out.add("", line)
 		firstTitle = fmt.Sprintf("added (%d) and released (%d)", len(added), len(released))
 	} else {
 		for _, d := range pp.Selected {
@@ -213,6 +247,9 @@ func (p placementPreview) report(limit int) preview {
 	out.add("rollout", rolloutLine(placement.ResolveRollout(p.spec.Strategy, len(p.result.Selected))))
 	return out
 }
+
+// maxKeptListed bounds the clusters a change's preview names as kept.
+const maxKeptListed = 10
 
 // split shares limit lines between two lists: each gets what it needs when
 // both fit, else the longer gets what the shorter leaves (at least half).

@@ -40,11 +40,11 @@ func TestAccQuickstartWithModule(t *testing.T) {
 		`module.rollout.aks_fleet_update_strategy.by_region will be created`,
 		`module.rollout.aks_fleet_update_run.this will be created`,
 		// The module's rollout is known at plan, from its preview data
-		// source: westeurope (the canary region) first.
-		`"01. westeurope/`,
-		// The run's own preview shows the rollout reviewed, its strategy
-		// being created by the same apply.
-		`Preview: aks_fleet_update_run quickstart-1-33 — the rollout reviewed: 10 members`,
+		// source: westeurope (the canary region) is a stage.
+		`"westeurope/`,
+		// The run's own preview shows the rollout previewed, its strategy
+		// being created by the same apply; the run is not started.
+		`Preview: aks_fleet_update_run quickstart-1-33 — created, not started; the rollout previewed if started: 10 members`,
 		// The placement's and the auto-upgrade profile's previews, before it is enabled.
 		`Preview: aks_fleet_placement web — PickN: 3 of 3 clusters selected`,
 		`aks_fleet_autoupgrade_profile.rapid will be created`,
@@ -74,7 +74,7 @@ func TestAccQuickstartWithModule(t *testing.T) {
 	}
 	var summary string
 	if err := json.Unmarshal(outputs["rollout_summary"].Value, &summary); err != nil ||
-		!regexp.MustCompile(`^\d+ members: \d+ upgrade, 1 is skipped`).MatchString(summary) {
+		!regexp.MustCompile(`^\d+ members: \d+ upgrades?, 1 is skipped`).MatchString(summary) {
 		t.Errorf("rollout_summary = %s (%v)", outputs["rollout_summary"].Value, err)
 	}
 	var rapid string

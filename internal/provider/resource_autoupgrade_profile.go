@@ -174,12 +174,19 @@ func (r *autoUpgradeProfileResource) ModifyPlan(ctx context.Context, req resourc
 	if !ok {
 		return
 	}
+	obj := objectRef{autoUpgradeProfileType, plan.Name}
+	g := guard{kind: reviewProfile, token: plan.ReviewedPreview, obj: obj}
 	triggered := plan.GenerateRunTrigger != ""
+	// What the write decides that depends on the clock (designs/previews.md
+	// §5): the channel's release a profile starts from, when it is created
+	// or retargeted, and the versions of a run it generates.
+	decides := true
 	if !req.State.Raw.IsNull() {
 		var prior autoUpgradeProfileModel
 		if _, ok := readValue(req.State.Raw, &prior, &resp.Diagnostics); !ok {
 			return
 		}
+		decides = update.ProfileRetargets(prior.ProfileSpec, plan.ProfileSpec)
 		triggered = triggered && plan.GenerateRunTrigger != prior.GenerateRunTrigger
 		// Unknown until apply (e.g. a strategy being replaced): it may differ.
 		newStrategy := unknown.covers(field.Root("update_strategy_id")) ||
@@ -192,11 +199,14 @@ func (r *autoUpgradeProfileResource) ModifyPlan(ctx context.Context, req resourc
 		if !replaced && !triggered && !unknown.covers(field.Root("generate_run_trigger")) {
 			setComputed(ctx, &resp.Plan, resp.Plan.Schema, path.Root("generated_run_id"), prior.GeneratedRunID, &resp.Diagnostics)
 		}
+		decides = decides || replaced || triggered
 		if !replaced && len(unknown) == 0 && sameSpec(prior.ProfileSpec, plan.ProfileSpec, update.ProfileWithDefaults) {
 			if triggered && r.hub != nil { // a run is generated at apply: it must be possible now, and shows what it does
 				if pp, ok := r.preview(ctx, plan.Name, plan.ProfileSpec, &resp.Diagnostics); ok {
 					checkGenerate(&resp.Diagnostics, pp.Resolution)
-					reportPreview(&resp.Diagnostics, objectRef{autoUpgradeProfileType, plan.Name}, profileReport(pp, "the run generate_run_trigger generates"))
+					reportPreview(&resp.Diagnostics, obj, profileReport(pp, "the run generate_run_trigger generates"))
+					check(g, &resp.Diagnostics, "channel, target or image selection", profileReviewSpec(plan.ProfileSpec), pp.Resolution.At,
+						update.ExpectProfile(pp.Resolution), update.ProfileExpectation.Differences)
 				}
 			}
 			return
@@ -204,25 +214,36 @@ func (r *autoUpgradeProfileResource) ModifyPlan(ctx context.Context, req resourc
 	} else if !triggered && !unknown.covers(field.Root("generate_run_trigger")) {
 		setComputed(ctx, &resp.Plan, resp.Plan.Schema, path.Root("generated_run_id"), "", &resp.Diagnostics)
 	}
-	obj := objectRef{autoUpgradeProfileType, plan.Name}
 	if unknown.covers(field.Root("reviewed_preview")) {
 		reviewUnknown(&resp.Diagnostics, reviewProfile, obj)
 	}
-	if len(unknown) > 0 || r.hub == nil {
+	// What the channel resolves to, and who is left behind, depend on the
+	// channel alone: a strategy this apply creates (update_strategy_id
+	// unknown) orders only the rollout, previewed at apply.
+	strategyUnknown := unknown.covers(field.Root("update_strategy_id"))
+	if r.hub == nil || !unknown.within("update_strategy_id", "reviewed_preview") {
 		return // the preview depends on values known only at apply: apply previews it
 	}
-	pp, ok := r.preview(ctx, plan.Name, plan.ProfileSpec, &resp.Diagnostics)
+	spec := plan.ProfileSpec
+	if strategyUnknown {
+		spec.UpdateStrategyID = ""
+	}
+	pp, ok := r.preview(ctx, plan.Name, spec, &resp.Diagnostics)
 	if !ok {
 		return
+	}
+	if strategyUnknown {
+		pp.Rollout = nil
 	}
 	reportWarnings(&resp.Diagnostics, "Auto-upgrade profile", update.ProfilePreviewWarnings(pp))
 	if triggered {
 		checkGenerate(&resp.Diagnostics, pp.Resolution)
 	}
 	reportPreview(&resp.Diagnostics, obj, profileReport(pp, "the run a release entering the channel triggers"))
-	g := guard{kind: reviewProfile, token: plan.ReviewedPreview, obj: obj}
-	check(g, &resp.Diagnostics, "channel, target or image selection", profileReviewSpec(plan.ProfileSpec), pp.Resolution.At,
-		update.ExpectProfile(pp.Resolution), update.ProfileExpectation.Differences)
+	if decides {
+		check(g, &resp.Diagnostics, "channel, target or image selection", profileReviewSpec(plan.ProfileSpec), pp.Resolution.At,
+			update.ExpectProfile(pp.Resolution), update.ProfileExpectation.Differences)
+	}
 }
 
 // checkGenerate refuses at plan a generate_run_trigger change the hub would
@@ -367,7 +388,7 @@ func (r *autoUpgradeProfileResource) Read(ctx context.Context, req resource.Read
 	if !sameSpec(prior.ProfileSpec, p.Spec, update.ProfileWithDefaults) { // imported, or changed outside Terraform
 		m.ProfileSpec = adoptSpec(p.Spec, prior.ProfileSpec, update.ProfileWithDefaults)
 	}
-	m.ReviewedPreview = settle(&resp.Diagnostics, m.ReviewedPreview, reviewProfile, profileReviewSpec(m.ProfileSpec), func() (any, bool) {
+	m.ReviewedPreview = settle(&resp.Diagnostics, m.ReviewedPreview, reviewProfile, objectRef{autoUpgradeProfileType, m.Name}, profileReviewSpec(m.ProfileSpec), func() (any, bool) {
 		f, err := r.hub.Fleet(ctx)
 		if err != nil {
 			return nil, false

@@ -195,7 +195,10 @@ func TestAccAutoUpgradeProfile_previewTriggerGenerate(t *testing.T) {
 }
 
 // A profile's strategy is set when it is created: a strategy replaced (its
-// id unknown until apply) replaces the profile too.
+// id unknown until apply) replaces the profile too. Created with its
+// strategy, or replaced with it, the profile is previewed at plan all the
+// same — what the channel resolves to and who is left behind depend on the
+// channel alone — and only the rollout waits for apply.
 func TestAccAutoUpgradeProfile_newStrategyReplaces(t *testing.T) {
 	p := providerConfig(t, writeFleet(t, profilesFleet("")))
 	config := func(strategy string) string {
@@ -215,11 +218,19 @@ resource "aks_fleet_autoupgrade_profile" "p" {
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviders,
 		Steps: []resource.TestStep{
-			{Config: config("first")},
+			{
+				Config: config("first"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					expectPreview(profileObj("p"), "— channel Stable: Kubernetes 1.32.6\n", "supported minors: 1.33, 1.32, 1.31",
+						"the rollout is previewed at apply, once the strategy it follows exists"),
+					expectPreviewLacks(profileObj("p"), "members in rollout order"),
+				}},
+			},
 			{
 				Config: config("second"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction("aks_fleet_autoupgrade_profile.p", plancheck.ResourceActionDestroyBeforeCreate),
+					expectPreview(profileObj("p"), "the rollout is previewed at apply, once the strategy it follows exists"),
 				}},
 			},
 		},

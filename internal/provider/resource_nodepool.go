@@ -451,7 +451,7 @@ func (r *nodePoolResource) Read(ctx context.Context, req resource.ReadRequest, r
 		m.NodePool = adoptSpec(np.Spec, prior.NodePool, nodepool.WithDefaults)
 	}
 	budgets := nodepool.WithDefaults(m.NodePool).Disruption.Budgets
-	m.ReviewedPreview = settle(&resp.Diagnostics, m.ReviewedPreview, reviewNodePool, nodePoolReviewSpec(budgets), func() (any, bool) {
+	m.ReviewedPreview = settle(&resp.Diagnostics, m.ReviewedPreview, reviewNodePool, m.ref(), nodePoolReviewSpec(budgets), func() (any, bool) {
 		live, err := r.hub.NodePoolNodes(ctx, cluster, name)
 		if err != nil {
 			return nil, false

@@ -214,7 +214,7 @@ func (r *placementResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	reportWarnings(&resp.Diagnostics, "Placement", pv.warnings)
 	reportPreview(&resp.Diagnostics, obj, pv.report(plan.PreviewLimit))
 	g := guard{kind: reviewPlacement, token: plan.ReviewedPreview, obj: obj}
-	check(g, &resp.Diagnostics, "policy", placementReviewSpec(plan.Spec), pv.at, placement.Expect(pv.result), placement.Expectation.Differences)
+	check(g, &resp.Diagnostics, "policy", placementReviewSpec(plan.Spec), pv.at, pv.expectation(), placement.Expectation.Differences)
 }
 
 func (r *placementResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -309,7 +309,7 @@ func (r *placementResource) Read(ctx context.Context, req resource.ReadRequest, 
 	if m.PreviewLimit == 0 { // imported
 		m.PreviewLimit = placement.DefaultPreviewLimit
 	}
-	m.ReviewedPreview = settle(&resp.Diagnostics, m.ReviewedPreview, reviewPlacement, placementReviewSpec(m.Spec), func() (any, bool) {
+	m.ReviewedPreview = settle(&resp.Diagnostics, m.ReviewedPreview, reviewPlacement, objectRef{placementType, m.Name}, placementReviewSpec(m.Spec), func() (any, bool) {
 		return placement.Expect(placement.Result{Selected: p.Status.Selected}), true
 	})
 	status := newPlacementStatusDoc(p)

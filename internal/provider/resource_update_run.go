@@ -41,9 +41,9 @@ func (r *updateRunResource) UpgradeState(context.Context) map[int64]resource.Sta
 	return upgraders("update run", []int64{0}, upgradeRunState)
 }
 
-func upgradeRunState(state map[string]json.RawMessage) error {
-	_ = dropPreview(state)
-	raw := state["status"]
+func upgradeRunState(attrs map[string]json.RawMessage) error {
+	_ = dropPreview(attrs)
+	raw := attrs["status"]
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil
 	}
@@ -66,7 +66,7 @@ func upgradeRunState(state map[string]json.RawMessage) error {
 		return err
 	}
 	st["member_counts"] = b
-	if state["status"], err = json.Marshal(st); err != nil {
+	if attrs["status"], err = json.Marshal(st); err != nil {
 		return err
 	}
 	return nil
@@ -303,7 +303,9 @@ func (r *updateRunResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		if _, ok := readValue(req.State.Raw, prior, &resp.Diagnostics); !ok {
 			return
 		}
-		if len(unknown) > 0 || prior.Name != plan.Name || !sameSpec(prior.spec(), plan.spec(), update.RunWithDefaults) {
+		specUnknown := unknown.covers(field.Root("update_strategy_id")) || unknown.covers(field.Root("stages")) ||
+			unknown.covers(field.Root("upgrade")) || unknown.covers(field.Root("node_image_selection")) || unknown.covers(field.Root("name"))
+		if specUnknown || prior.Name != plan.Name || !sameSpec(prior.spec(), plan.spec(), update.RunWithDefaults) {
 			// What the run applies, and its order, change only by a new run
 			// (designs/updates.md §2). Compared with the engine's defaults on
 			// both sides: the hub's form of the same spec (an import) is no change.
@@ -317,10 +319,12 @@ func (r *updateRunResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		reviewUnknown(&resp.Diagnostics, reviewRun, obj)
 	}
 	if len(unknown) > 0 || r.hub == nil {
-		// The order and the actions' targets are known only at apply. A
-		// strategy this apply creates: show the rollout reviewed, if any.
-		if pv, ok := reviewedRunReport(plan.ReviewedPreview); ok && prior.Name == "" && !unknown.covers(field.Root("reviewed_preview")) {
-			reportPreview(&resp.Diagnostics, obj, pv)
+		// The order and the actions' targets are known only at apply. A run
+		// created and started, whose strategy this apply creates: show the
+		// rollout reviewed, or say why there is none.
+		if prior.Name == "" && unknown.covers(field.Root("update_strategy_id")) {
+			reportPreview(&resp.Diagnostics, obj, unknownStrategyReport(plan.ReviewedPreview, unknown.covers(field.Root("reviewed_preview")),
+				plan.Start && !plan.Stopped))
 		}
 		return
 	}
@@ -339,9 +343,7 @@ func (r *updateRunResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		reportWarnings(&resp.Diagnostics, "Update run", update.RunWarnings(spec, f))
 		strategy, found := r.strategyOf(ctx, spec, &resp.Diagnostics)
 		if !found { // a strategy created by this apply: previewed, and its actions checked, at apply
-			if pv, ok := reviewedRunReport(plan.ReviewedPreview); ok {
-				reportPreview(&resp.Diagnostics, obj, pv)
-			}
+			reportPreview(&resp.Diagnostics, obj, unknownStrategyReport(plan.ReviewedPreview, false, plan.Start && !plan.Stopped))
 			return
 		}
 		run = &hub.UpdateRun{Spec: spec, ResolvedStrategy: strategy, Status: update.RunStatus{State: update.StateNotStarted}}
@@ -360,7 +362,7 @@ func (r *updateRunResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	if prior.Name != "" && !acts.previewsCourse() {
 		return // nothing changes the run's course: nothing to preview
 	}
-	p := previewRunCourse(r.hub, f, acts.course(run, plan.Skip))
+	p := previewRunCourse(r.hub, f, run, acts.skipsAtStart(plan.Skip))
 	what := "if the run started then"
 	switch {
 	case prior.Name != "" && acts.start:
@@ -521,6 +523,17 @@ func (w *runWriter) do(what string, call func(pre hub.Precondition) (*hub.Update
 func (w *runWriter) act(prior, m *updateRunModel, timeout time.Duration) {
 	ctx, h := w.ctx, w.r.hub
 	a := actionsOf(prior, m, w.run.Status.State)
+	skip := func() bool {
+		return len(a.skips) == 0 || w.do("skip", func(pre hub.Precondition) (*hub.UpdateRun, error) {
+			return h.SkipUpdateRun(ctx, m.Name, a.skips, pre)
+		})
+	}
+	// A run not started yet is skipped before it starts, as its preview
+	// shows: a skip sent after the start could find the member upgrading
+	// already, and an upgrade in flight is not aborted (designs/updates.md §4).
+	if w.run.Status.State == update.StateNotStarted && !skip() {
+		return
+	}
 	switch {
 	case a.stop:
 		if !w.do("stop", func(pre hub.Precondition) (*hub.UpdateRun, error) { return h.StopUpdateRun(ctx, m.Name, pre) }) {
@@ -531,9 +544,7 @@ func (w *runWriter) act(prior, m *updateRunModel, timeout time.Duration) {
 			return
 		}
 	}
-	if len(a.skips) > 0 && !w.do("skip", func(pre hub.Precondition) (*hub.UpdateRun, error) {
-		return h.SkipUpdateRun(ctx, m.Name, a.skips, pre)
-	}) {
+	if w.run.Status.State != update.StateNotStarted && !skip() {
 		return
 	}
 	if !w.approve(m.ApprovedGates) {
@@ -691,13 +702,13 @@ func (r *updateRunResource) Read(ctx context.Context, req resource.ReadRequest, 
 	}
 	r.record(ctx, raw, &resp.State, resp.Private, m, run, &resp.Diagnostics)
 	if m.ReviewedPreview != "" {
-		token := settle(&resp.Diagnostics, m.ReviewedPreview, reviewRun, runReviewSpec(run.ResolvedStrategy, run.Spec.ManagedClusterUpdate, m.Start, m.Skip),
+		token := settle(&resp.Diagnostics, m.ReviewedPreview, reviewRun, objectRef{updateRunType, m.Name}, runReviewSpec(run.ResolvedStrategy, run.Spec.ManagedClusterUpdate, m.Start, m.Skip),
 			func() (any, bool) {
 				f, err := r.hub.Fleet(ctx)
 				if err != nil {
 					return nil, false
 				}
-				return update.ExpectRun(previewRunCourse(r.hub, f, courseOf(run, m.Skip))), true
+				return update.ExpectRun(previewRunCourse(r.hub, f, run, m.Skip)), true
 			})
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("reviewed_preview"), token)...)
 	}

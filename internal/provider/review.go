@@ -38,6 +38,14 @@ const (
 	reviewNodePool  = "NodePool"
 )
 
+// reviewIdentity says how each kind's data source names its object.
+var reviewIdentity = map[string]string{
+	reviewPlacement: "name",
+	reviewRun:       "name",
+	reviewProfile:   "name",
+	reviewNodePool:  "cluster and nodepool",
+}
+
 // reviewSources names the data source whose review each kind is.
 var reviewSources = map[string]string{
 	reviewPlacement: "aks_fleet_placement_preview",
@@ -51,6 +59,9 @@ var reviewSources = map[string]string{
 // configuration leads to stays the same, however the clock moves.
 type review struct {
 	Kind string `json:"kind"`
+	// Object names what the preview is of (a placement's name, a NodePool's
+	// <cluster>/<name>); empty for a data source that names none.
+	Object string `json:"object"`
 	// Spec is the digest of the configuration the preview was made for.
 	Spec string `json:"spec"`
 	// Expect are the decisions that matter to apply (designs/previews.md §5).
@@ -60,12 +71,12 @@ type review struct {
 // reviewToken is the token of a preview's decisions: gzip-compressed JSON,
 // base64, on one line whatever its size (a plan prints it as one line), the
 // same for the same content (gzip's header carries no time unless set).
-func reviewToken(kind, spec string, expect any) (string, error) {
+func reviewToken(kind, object, spec string, expect any) (string, error) {
 	e, err := json.Marshal(expect)
 	if err != nil {
 		return "", err
 	}
-	raw, err := json.Marshal(review{Kind: kind, Spec: spec, Expect: e})
+	raw, err := json.Marshal(review{Kind: kind, Object: object, Spec: spec, Expect: e})
 	if err != nil {
 		return "", err
 	}
@@ -85,15 +96,15 @@ func reviewToken(kind, spec string, expect any) (string, error) {
 // token its data source gives when nothing is pending. So the plan shows no
 // change while the configuration does not change, however the fleet and the
 // clock move (designs/previews.md §4).
-func settle(diags *diag.Diagnostics, token string, kind, spec string, expect func() (any, bool)) string {
-	if token == "" {
-		return ""
+func settle(diags *diag.Diagnostics, token string, kind string, obj objectRef, spec string, expect func() (any, bool)) string {
+	if r, err := decodeReview(token); token == "" || err != nil || r.Object == "" {
+		return token // nothing to settle: the plan says what is wrong with it
 	}
 	e, ok := expect()
 	if !ok {
 		return token
 	}
-	t, err := reviewToken(kind, spec, e)
+	t, err := reviewToken(kind, obj.ID, spec, e)
 	if err != nil {
 		diags.AddError("Cannot record the review", err.Error())
 		return token
@@ -151,7 +162,8 @@ func reviewedPreviewAttr(kind, matters string) rschema.StringAttribute {
 func reviewAttr(resource string) dschema.StringAttribute {
 	return dschema.StringAttribute{Computed: true, MarkdownDescription: "This preview's decisions that matter to apply, as " +
 		"an opaque single-line token for `reviewed_preview` of `" + resource + "`: the resource then refuses to apply when " +
-		"what it would do differs from what was reviewed here (the preview is read at plan and kept in the plan file)."}
+		"what it would do differs from what was reviewed here (the preview is read at plan and kept in the plan file). " +
+		"The data source must name the object it previews; the review of one that names none is refused."}
 }
 
 // guard is a resource's reviewed_preview check: its kind, the token (empty:
@@ -170,6 +182,7 @@ func check[E any](g guard, diags *diag.Diagnostics, what, spec string, now time.
 		return
 	}
 	p := path.Root("reviewed_preview")
+	src, identity := reviewSources[g.kind], reviewIdentity[g.kind]
 	r, err := decodeReview(g.token)
 	if err == nil && r.Kind != g.kind {
 		err = fmt.Errorf("it is the review of another kind of preview (%s)", r.Kind)
@@ -178,25 +191,29 @@ func check[E any](g guard, diags *diag.Diagnostics, what, spec string, now time.
 	if err == nil && json.Unmarshal(r.Expect, &reviewed) != nil {
 		err = errors.New("its decisions cannot be read")
 	}
-	src := reviewSources[g.kind]
-	if err != nil {
+	switch {
+	case err != nil:
 		diags.AddAttributeError(p, "Invalid reviewed preview", fmt.Sprintf("reviewed_preview: %s, so it is not the review of an "+
 			"%s data source. Set it to data.%s.<name>.review.", err, src, src))
-		return
-	}
-	if r.Spec != spec {
+	case r.Object == "":
+		diags.AddAttributeError(p, "Reviewed preview of no object", fmt.Sprintf("reviewed_preview: %s: the %s data source "+
+			"names no object (%s unset): its preview cannot tell this resource's change from a new one, and would hold apply to "+
+			"nothing. Give the data source this resource's %s.", g.obj, src, identity, identity))
+	case r.Object != g.obj.ID:
+		diags.AddAttributeError(p, "Reviewed preview of another object", fmt.Sprintf("reviewed_preview: %s: this is the "+
+			"review of %s %s, not of %s. Give the data source this resource's %s.", g.obj, g.kind, r.Object, g.obj.ID, identity))
+	case r.Spec != spec:
 		diags.AddAttributeError(p, "Reviewed preview of another configuration", fmt.Sprintf("reviewed_preview: %s: the "+
-			"%s data source previewed another %s than this resource's. Give it the same values as the resource "+
-			"(from one local value or variable), so that the preview reviewed is the one applied.", g.obj, src, what))
-		return
+			"%s data source previewed a configuration other than this resource's (what differs: its %s). Give both the "+
+			"same values, from one local value or variable, so that the preview reviewed is the one applied.", g.obj, src, what))
+	default:
+		if diffs := differences(reviewed, expect); len(diffs) > 0 {
+			diags.AddAttributeError(p, "The fleet changed since the plan was made", fmt.Sprintf("%s: what apply would do now (%s) "+
+				"differs from the preview reviewed (the fleet or the clock moved since the data source was read):\n  - %s\n"+
+				"Nothing was applied to %s. Plan again (terraform plan -out), review the new preview, and apply that plan.",
+				g.obj, now.UTC().Format(time.RFC3339), strings.Join(diffs, "\n  - "), g.obj))
+		}
 	}
-	diffs := differences(reviewed, expect)
-	if len(diffs) == 0 {
-		return
-	}
-	diags.AddAttributeError(p, "The fleet changed since the plan was made", fmt.Sprintf("%s: what apply would do now (%s) "+
-		"differs from the preview reviewed in the plan:\n  - %s\nNothing was applied to %s. Plan again (terraform plan -out), "+
-		"review the new preview, and apply that plan.", g.obj, now.UTC().Format(time.RFC3339), strings.Join(diffs, "\n  - "), g.obj))
 }
 
 // reviewUnknown warns that a guard given a value known only at apply cannot
@@ -204,7 +221,8 @@ func check[E any](g guard, diags *diag.Diagnostics, what, spec string, now time.
 func reviewUnknown(diags *diag.Diagnostics, kind string, obj objectRef) {
 	src := reviewSources[kind]
 	diags.AddAttributeWarning(path.Root("reviewed_preview"), "Reviewed preview not known at plan",
-		fmt.Sprintf("reviewed_preview: %s: the %s data source depends on values known only at apply, so Terraform reads it "+
-			"at apply and this plan cannot be held to what it previews. Give the data source values known at plan "+
-			"(configuration, not attributes of resources this apply creates).", obj, src))
+		fmt.Sprintf("reviewed_preview: %s: Terraform reads the %s data source at apply — it depends on a value known "+
+			"only then, or on a resource this apply creates or changes — so this plan cannot be held to what it previews. "+
+			"Give the data source values from the configuration only (the same local values as the resource), not "+
+			"attributes of managed resources.", obj, src))
 }

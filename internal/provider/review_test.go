@@ -14,16 +14,16 @@ import (
 // in it: designs/previews.md §4), and reads back.
 func TestReviewToken(t *testing.T) {
 	e := placement.Expect(placement.Result{Selected: []string{"a", "b"}})
-	t1, err := reviewToken(reviewPlacement, "d1", e)
+	t1, err := reviewToken(reviewPlacement, "web", "d1", e)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t2, _ := reviewToken(reviewPlacement, "d1", e)
+	t2, _ := reviewToken(reviewPlacement, "web", "d1", e)
 	if t1 != t2 || !strings.HasPrefix(t1, reviewPrefix) || strings.ContainsAny(t1, "\n ") {
 		t.Fatalf("not a stable one-line token: %q %q", t1, t2)
 	}
 	r, err := decodeReview(t1)
-	if err != nil || r.Kind != reviewPlacement || r.Spec != "d1" {
+	if err != nil || r.Kind != reviewPlacement || r.Object != "web" || r.Spec != "d1" {
 		t.Fatalf("decode: %+v %v", r, err)
 	}
 	for _, bad := range []string{"", "aks-review-v1:", "aks-review-v1:!!", "something else", reviewPrefix + "H4sIAAAAAAAA_wEAAP__AAAAAAAAAAA"} {
@@ -38,7 +38,7 @@ func TestReviewToken(t *testing.T) {
 // is of another kind or another configuration (designs/previews.md §4).
 func TestReviewedPreviewGuard(t *testing.T) {
 	obj := objectRef{placementType, "web"}
-	reviewed, _ := reviewToken(reviewPlacement, "d1", placement.Expect(placement.Result{Selected: []string{"a", "b"}}))
+	reviewed, _ := reviewToken(reviewPlacement, "web", "d1", placement.Expect(placement.Result{Selected: []string{"a", "b"}}))
 	run := func(token, spec string, selected ...string) diag.Diagnostics {
 		var diags diag.Diagnostics
 		check(guard{kind: reviewPlacement, token: token, obj: obj}, &diags, "policy", spec, time.Date(2026, 11, 27, 3, 0, 0, 0, time.UTC),
@@ -57,12 +57,22 @@ func TestReviewedPreviewGuard(t *testing.T) {
 		!strings.Contains(d[0].Detail(), "Nothing was applied to aks_fleet_placement web. Plan again") {
 		t.Fatalf("moved: %v", d)
 	}
-	if d := run(reviewed, "d2", "a", "b"); len(d) != 1 || !strings.Contains(d[0].Detail(), "previewed another policy than this resource's") {
+	if d := run(reviewed, "d2", "a", "b"); len(d) != 1 || !strings.Contains(d[0].Detail(), "previewed a configuration other than this resource's (what differs: its policy)") {
 		t.Fatalf("another configuration: %v", d)
 	}
-	other, _ := reviewToken(reviewRun, "d1", nil)
+	other, _ := reviewToken(reviewRun, "web", "d1", nil)
 	if d := run(other, "d1", "a", "b"); len(d) != 1 || !strings.Contains(d[0].Detail(), "it is the review of another kind of preview (update run)") {
 		t.Fatalf("another kind: %v", d)
+	}
+	unnamed, _ := reviewToken(reviewPlacement, "", "d1", placement.Expect(placement.Result{Selected: []string{"a", "b"}}))
+	if d := run(unnamed, "d1", "a", "b"); len(d) != 1 || d[0].Summary() != "Reviewed preview of no object" ||
+		!strings.Contains(d[0].Detail(), "Give the data source this resource's name") {
+		t.Fatalf("a data source without a name: %v", d)
+	}
+	api, _ := reviewToken(reviewPlacement, "api", "d1", placement.Expect(placement.Result{Selected: []string{"a", "b"}}))
+	if d := run(api, "d1", "a", "b"); len(d) != 1 || d[0].Summary() != "Reviewed preview of another object" ||
+		!strings.Contains(d[0].Detail(), "this is the review of placement api, not of web") {
+		t.Fatalf("another placement's review: %v", d)
 	}
 	if d := run("junk", "d1", "a", "b"); len(d) != 1 || d[0].Summary() != "Invalid reviewed preview" ||
 		!strings.Contains(d[0].Detail(), "Set it to data.aks_fleet_placement_preview.<name>.review") {

@@ -20,33 +20,12 @@ import (
 // the resource's plan diagnostic and for the aks_fleet_update_preview data
 // source, from one function (previewRunCourse) so that the two agree.
 
-// runCourse is what a preview of a run needs besides the fleet: what it
-// applies and in which order, and where it stands.
-type runCourse struct {
-	update   update.ManagedClusterUpdate
-	strategy *update.Strategy
-	auto     *update.AutoUpgrade
-	// done are the members an earlier start completed (a run started again).
-	done []update.MemberStatus
-	// skip are the targets skipped when it starts.
-	skip []update.SkipTarget
-}
-
-// courseOf is the course of run as the hub holds it, started (again) now
-// with skip: what it completed so far stays completed.
-func courseOf(run *hub.UpdateRun, skip []update.SkipTarget) runCourse {
-	c := runCourse{update: run.Spec.ManagedClusterUpdate, strategy: run.ResolvedStrategy, auto: run.AutoUpgrade, skip: skip}
-	for _, m := range run.Status.Members() {
-		if m.State == update.StateCompleted {
-			c.done = append(c.done, m)
-		}
-	}
-	return c
-}
-
-// previewRunCourse simulates course from now on the fleet.
-func previewRunCourse(h hub.Hub, f *fleet.Fleet, c runCourse) update.Preview {
-	return update.PreviewRestart(c.update, c.strategy, c.auto, update.Members(f), f.Regions, h.UpgradeDuration(), h.Now(), c.done, c.skip)
+// previewRunCourse simulates run, as the hub holds it (or as it is to be
+// created, never started), started (again) now on the fleet with skip: what
+// it completed so far stays completed (update.PreviewRestart).
+func previewRunCourse(h hub.Hub, f *fleet.Fleet, run *hub.UpdateRun, skip []update.SkipTarget) update.Preview {
+	return update.PreviewRestart(run.Spec.ManagedClusterUpdate, run.ResolvedStrategy, run.AutoUpgrade, update.Members(f), f.Regions,
+		h.UpgradeDuration(), h.Now(), &run.Status, skip)
 }
 
 // runReviewInput is what a run's review covers (designs/previews.md §5).
@@ -110,30 +89,41 @@ func runReport(p update.Preview, what string) preview {
 	return out
 }
 
-// reviewedRunReport shows the rollout a run's reviewed_preview carries, for a
-// run whose order is known only at apply (update_strategy_id of a strategy
-// this apply creates): the order and fate of every member as reviewed.
-func reviewedRunReport(token string) (preview, bool) {
+// unknownStrategyReport is the plan diagnostic of a run created whose order
+// is known only at apply (update_strategy_id of a strategy this apply
+// creates): the rollout its reviewed_preview carries — the order and fate of
+// every member as previewed — or why there is none. Started, the run is held
+// to it at apply; created without a start, it is what a start would do, as
+// the data source previewed it.
+func unknownStrategyReport(token string, tokenUnknown, start bool) preview {
 	r, err := decodeReview(token)
 	var e update.RunExpectation
-	if err != nil || r.Kind != reviewRun || json.Unmarshal(r.Expect, &e) != nil {
-		return preview{}, false
+	if tokenUnknown || err != nil || r.Kind != reviewRun || json.Unmarshal(r.Expect, &e) != nil {
+		return preview{Headline: "previewed at apply",
+			First: "The run follows a strategy this apply creates: its order is known, and the run previewed, only at apply. " +
+				"An aks_fleet_update_preview data source given the same stages previews it at plan (and, as reviewed_preview, " +
+				"holds the start to it)."}
 	}
 	out := preview{Headline: fmt.Sprintf("the rollout reviewed: %s", countNoun(len(e.Members), "member")),
 		First: "As aks_fleet_update_preview previewed it at plan: this run's strategy is known only at apply, where the run is checked against it."}
+	if !start {
+		out = preview{Headline: fmt.Sprintf("created, not started; the rollout previewed if started: %s", countNoun(len(e.Members), "member")),
+			First: "As aks_fleet_update_preview previewed it at plan: this run's strategy is known only at apply. " +
+				"The run is not started by this apply; the apply that starts it previews, and checks, it again."}
+	}
 	var rows [][2]string
 	for i, m := range e.Members {
 		if i == maxRunPreviewMembers {
 			break
 		}
-		rows = append(rows, [2]string{fmt.Sprintf("%0*d. %s/%s", len(fmt.Sprint(len(e.Members))), i+1, m.Where, m.Name), m.Line()})
+		rows = append(rows, [2]string{rolloutKey(i+1, len(e.Members), m.Stage, m.Group, m.Name), m.Line()})
 	}
 	lines := columns(rows)
 	if more := len(e.Members) - len(rows); more > 0 {
 		lines = append(lines, fmt.Sprintf("… and %d more", more))
 	}
 	out.add("members in rollout order", lines...)
-	return out, true
+	return out
 }
 
 // runActions are what an apply does to a run that exists (designs/updates.md
@@ -166,15 +156,14 @@ func actionsOf(prior, m *updateRunModel, state string) runActions {
 	return a
 }
 
-// course is the run's course after these actions: a run not started yet
-// starts with every target the configuration skips; a run started again
-// keeps what it completed and skips what this apply sends; a running run
-// goes on with every skip.
-func (a runActions) course(run *hub.UpdateRun, configured []update.SkipTarget) runCourse {
+// skipsAtStart are the skips the run's course starts with after these
+// actions: a run started again skips what this apply sends (designs/updates.md
+// §4); a run not started yet, or running, every target the configuration skips.
+func (a runActions) skipsAtStart(configured []update.SkipTarget) []update.SkipTarget {
 	if a.restart {
-		return courseOf(run, a.skips)
+		return a.skips
 	}
-	return courseOf(run, configured)
+	return configured
 }
 
 // withDescription is a list attribute with another description.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 	"time"
 
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -79,9 +78,10 @@ func rolloutPreviewAttr(description string) rschema.SingleNestedAttribute {
 			"gantt": computedString("The rollout as a Mermaid `gantt` chart (one bar per member, a section per stage): paste it in a " +
 				"```` ```mermaid ```` block of a pull-request comment to see the plan as a timeline."),
 			"outcomes": rschema.MapAttribute{Computed: true, ElementType: types.StringType,
-				MarkdownDescription: "What happens to each member in the end, keyed as `members`, without times: `upgrades to 1.33.2`, " +
-					"`is skipped`, `fails`, `waits for good` or `is not reached` — what starting the run decides, and what " +
-					"`reviewed_preview` holds it to. It changes only when that does, not as the clock moves."},
+				MarkdownDescription: "What happens to each member in the end, keyed `<stage>/<group>/<member>`, without times: " +
+					"`upgrades to 1.33.2`, `is skipped`, `fails to 1.33.2`, `waits for good` or `is not reached` — what starting " +
+					"the run decides, and what `reviewed_preview` holds it to. It changes when that does (a member joins, a " +
+					"release arrives, the order in which windows open changes who is reached), not with the estimated times."},
 			"outcome_summary": computedString("The outcomes counted, e.g. `10 members: 8 upgrade, 2 are skipped`."),
 		},
 	}
@@ -121,9 +121,8 @@ func newRolloutPreviewDoc(p update.Preview) rolloutPreviewDoc {
 	}
 	e := update.ExpectRun(p)
 	d.Outcomes, d.OutcomeSummary = map[string]string{}, e.Summary()
-	for i, m := range e.Members {
-		stage, group, _ := strings.Cut(m.Where, "/")
-		d.Outcomes[rolloutKey(i+1, len(e.Members), stage, group, m.Name)] = m.Line()
+	for _, m := range e.Members {
+		d.Outcomes[m.Where()+"/"+m.Name] = m.Line()
 	}
 	return d
 }

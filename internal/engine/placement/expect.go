@@ -2,6 +2,7 @@ package placement
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 )
@@ -24,6 +25,19 @@ func Expect(r Result) Expectation {
 		sel = []string{}
 	}
 	return Expectation{Selected: sel}
+}
+
+// ExpectApply is what applying next does to a placement that held the
+// clusters held under prev (nil: a new placement), given the scheduling
+// result for next: a write that leaves the policy as it was reschedules
+// nothing — Fleet's scheduler acts on a new policy snapshot only, and a
+// resource-only change rolls out to the bindings it has — so the clusters
+// held stay; otherwise the result's selection.
+func ExpectApply(prev *Spec, next Spec, held []string, r Result) Expectation {
+	if prev != nil && reflect.DeepEqual(WithDefaults(Spec{Policy: prev.Policy}).Policy, WithDefaults(Spec{Policy: next.Policy}).Policy) {
+		return Expect(Result{Selected: held})
+	}
+	return Expect(r)
 }
 
 // maxListed bounds the cluster names a difference lists.

@@ -30,9 +30,9 @@ type RunExpectation struct {
 
 // ExpectedMember is one member's fate in an expectation.
 type ExpectedMember struct {
-	Name string `json:"name"`
-	// Where is <stage>/<group>.
-	Where   string `json:"where"`
+	Name    string `json:"name"`
+	Stage   string `json:"stage"`
+	Group   string `json:"group"`
 	Outcome string `json:"outcome"`
 	// To is the version the member goes to (Kubernetes, or node image for a
 	// node image run); empty when it is not upgraded.
@@ -45,7 +45,7 @@ func ExpectRun(p Preview) RunExpectation {
 	for _, s := range p.Stages {
 		for _, g := range s.Groups {
 			for _, m := range g.Members {
-				e := ExpectedMember{Name: m.Name, Where: s.Name + "/" + g.Name, Outcome: expectedOutcome(m)}
+				e := ExpectedMember{Name: m.Name, Stage: s.Name, Group: g.Name, Outcome: expectedOutcome(m)}
 				if e.Outcome == ExpectUpgrades || e.Outcome == ExpectFails {
 					e.To = m.To
 				}
@@ -62,7 +62,7 @@ func expectedOutcome(m MemberPreview) string {
 		return ExpectUpgrades
 	case m.Outcome == OutcomeSkipped:
 		return ExpectSkipped
-	case m.Outcome == OutcomeFail:
+	case m.Outcome == OutcomeFail, m.Outcome == OutcomePending && m.Fails != "":
 		return ExpectFails
 	case m.Reason == ReasonNotReached:
 		return ExpectNotReached
@@ -71,6 +71,9 @@ func expectedOutcome(m MemberPreview) string {
 	}
 	return ExpectUpgrades
 }
+
+// Where is the member's <stage>/<group>.
+func (e ExpectedMember) Where() string { return e.Stage + "/" + e.Group }
 
 // Line is the member's expectation in words, e.g. "upgrades to 1.33.2".
 func (e ExpectedMember) Line() string {
@@ -125,9 +128,9 @@ func (reviewed RunExpectation) Differences(now RunExpectation) []string {
 		b, ok := before[m.Name]
 		switch {
 		case !ok:
-			out = append(out, fmt.Sprintf("%s is now in the run (%s) and %s", m.Name, m.Where, m.Line()))
-		case b.Where != m.Where:
-			out = append(out, fmt.Sprintf("%s is now in %s instead of %s", m.Name, m.Where, b.Where))
+			out = append(out, fmt.Sprintf("%s is now in the run (%s) and %s", m.Name, m.Where(), m.Line()))
+		case b.Where() != m.Where():
+			out = append(out, fmt.Sprintf("%s is now in %s instead of %s", m.Name, m.Where(), b.Where()))
 		case b.Outcome != m.Outcome || b.To != m.To:
 			out = append(out, fmt.Sprintf("%s now %s (reviewed: %s)", m.Name, m.Line(), b.Line()))
 		}
@@ -141,6 +144,23 @@ func (reviewed RunExpectation) Differences(now RunExpectation) []string {
 		out = append(out[:maxDifferences], fmt.Sprintf("and %d more members", len(out)-maxDifferences))
 	}
 	return out
+}
+
+// ProfileRetargets reports whether writing next over old starts the
+// profile's channel afresh (designs/updates.md §5): another channel, target
+// or LTS choice, or a disabled profile enabled again. Such a write — and the
+// creation of a profile — records the channel's release at that instant, so
+// a release already in the channel then never triggers a run.
+func ProfileRetargets(old, next ProfileSpec) bool {
+	return old.Channel != next.Channel || old.TargetKubernetesVersion != next.TargetKubernetesVersion ||
+		old.LongTermSupport != next.LongTermSupport || (old.Disabled && !next.Disabled)
+}
+
+// ProfileResolvesFrom is the part of a profile its channel's resolution
+// depends on: channel, target minor, long-term support, image selection.
+func ProfileResolvesFrom(p ProfileSpec) ProfileSpec {
+	return ProfileSpec{Channel: p.Channel, TargetKubernetesVersion: p.TargetKubernetesVersion, LongTermSupport: p.LongTermSupport,
+		NodeImageSelectionType: p.NodeImageSelectionType}
 }
 
 // ProfileExpectation is what an auto-upgrade profile's channel resolves to:
@@ -177,9 +197,11 @@ func (e ProfileExpectation) String() string {
 	return "node images " + strings.Join(imgs, ", ")
 }
 
-// Differences says how the channel's resolution now differs from the reviewed one.
+// Differences says how the channel's resolution now differs from the
+// reviewed one. A channel that resolves to nothing then and now is the same,
+// whatever the words of why.
 func (reviewed ProfileExpectation) Differences(now ProfileExpectation) []string {
-	if reviewed.Target == now.Target && reviewed.Unresolved == now.Unresolved && maps.Equal(reviewed.NodeImages, now.NodeImages) {
+	if reviewed.Target == now.Target && (reviewed.Unresolved == "") == (now.Unresolved == "") && maps.Equal(reviewed.NodeImages, now.NodeImages) {
 		return nil
 	}
 	return []string{fmt.Sprintf("the channel now resolves to %s (reviewed: %s)", now, reviewed)}

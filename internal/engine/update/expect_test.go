@@ -21,7 +21,7 @@ func TestRunExpectationDifferences(t *testing.T) {
 	reviewed := ExpectRun(p)
 	want := []string{"upgrades", "upgrades", "is skipped", "waits for good", "upgrades"}
 	for i, m := range reviewed.Members {
-		if m.Outcome != want[i] || m.Where != "s/g" {
+		if m.Outcome != want[i] || m.Where() != "s/g" {
 			t.Fatalf("member %s: %+v, want %s", m.Name, m, want[i])
 		}
 	}
@@ -72,7 +72,9 @@ func TestProfileExpectationDifferences(t *testing.T) {
 func TestPreviewRestart(t *testing.T) {
 	members := []Member{member("m1", "eastus", "g", "1.29.7", "202610.01.0"), member("m2", "eastus", "g", "1.29.7", "202610.01.0"),
 		member("m3", "eastus", "g", "1.29.7", "202610.01.0")}
-	done := []MemberStatus{{Name: "m1", State: StateCompleted, FromVersion: "1.29.7", ToVersion: "1.30.5"}}
+	done := &RunStatus{State: StateStopped, Stages: []StageStatus{{Name: "s", Groups: []GroupStatus{{Name: "g", Members: []MemberStatus{
+		{Name: "m1", State: StateCompleted, FromVersion: "1.29.7", ToVersion: "1.30.5", KubernetesVersion: "1.30.5"},
+		{Name: "m2", State: StateNotStarted}, {Name: "m3", State: StateNotStarted}}}}}}}
 	p := PreviewRestart(full("1.30.5"), oneStage("g"), nil, members, regions("eastus"), 0, t0, done,
 		[]SkipTarget{{Type: TargetMember, Name: "m2"}})
 	got := map[string]string{}

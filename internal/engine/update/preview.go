@@ -73,6 +73,9 @@ type MemberPreview struct {
 	// versions manual runs must take it to, in order, before the profile
 	// moves it again.
 	BringBack []string `json:"bring_back"`
+	// Fails is why the member's upgrade fails once it starts, for a member
+	// that waits first (Pending): its wait ends in a failure.
+	Fails string `json:"fails,omitempty"`
 }
 
 // ReasonNotReached: an earlier level never finishes (a member pending for
@@ -93,15 +96,19 @@ func PreviewGeneratedRun(u ManagedClusterUpdate, strategy *Strategy, a *AutoUpgr
 }
 
 // PreviewRestart previews a run started (again) at now, with skip skipped
-// at the start and the members in done — completed by an earlier start —
-// staying completed, as a re-run does (designs/updates.md §4). With nothing
-// done it is PreviewGeneratedRun of a run whose skips were made before it
-// started.
+// at the start and the members its status (nil: a run never started) shows
+// completed staying completed, as a re-run does (designs/updates.md §4).
+// From a run that never started it is PreviewGeneratedRun of a run whose
+// skips were made before it started.
 func PreviewRestart(u ManagedClusterUpdate, strategy *Strategy, a *AutoUpgrade, members []Member, regions []fleet.Region, d time.Duration, now time.Time,
-	done []MemberStatus, skip []SkipTarget) Preview {
+	status *RunStatus, skip []SkipTarget) Preview {
 	x := &Execution{Update: u, Strategy: strategy, Regions: regions, UpgradeDuration: d, AutoUpgrade: a, Carried: map[string]MemberStatus{}}
-	for _, m := range done {
-		x.Carried[m.Name] = m
+	if status != nil {
+		for _, m := range status.Members() {
+			if m.State == StateCompleted {
+				x.Carried[m.Name] = m
+			}
+		}
 	}
 	if len(skip) > 0 {
 		x.Events = append(x.Events, Event{Action: ActionSkip, At: now, Targets: skip})
@@ -146,8 +153,11 @@ func previewExecution(x *Execution, members []Member, now time.Time) Preview {
 						Message: "upgraded by an earlier start of this run", From: k.carriedStatus.FromVersion, To: k.carriedStatus.ToVersion,
 						Reached: now}
 				}
-				if u.Upgrade.Type == UpgradeNodeImageOnly {
+				if u.Upgrade.Type == UpgradeNodeImageOnly && !k.carried {
 					mp.From, mp.To = k.fromImg, k.toImg
+				}
+				if k.deferred && k.fails != "" && !k.start.IsZero() && mp.Outcome == OutcomePending {
+					mp.Fails = k.fails
 				}
 				if !k.reached.IsZero() {
 					mp.Priority = k.priorityAt(k.reached)

@@ -497,7 +497,7 @@ func ProfilePreviewWarnings(pp ProfilePreview) []field.Warning {
 	if len(left) > 0 {
 		ws = append(ws, field.Warning{Path: field.Root("channel"), ID: WarnMembersLeftBehind,
 			Message: fmt.Sprintf("%d member(s) are left behind — auto-upgrade never moves a member across more than one minor or "+
-				"outside the supported minors — until manual update runs bring them back: %s; see preview.left_behind",
+				"outside the supported minors — until manual update runs bring them back: %s",
 				len(left), listNames(left))})
 	}
 	return ws

@@ -91,7 +91,7 @@ func (h *Hub) PutAutoUpgradeProfile(ctx context.Context, p hub.AutoUpgradeProfil
 		switch {
 		case err == nil:
 			r.Status = old.Status
-			if old.Trigger != nil && !retargeted(old.Spec, p.Spec) {
+			if old.Trigger != nil && !update.ProfileRetargets(old.Spec, p.Spec) {
 				r.Trigger = old.Trigger // a release due now still triggers it
 			}
 		case !errors.Is(err, ErrNotFound):
@@ -104,13 +104,6 @@ func (h *Hub) PutAutoUpgradeProfile(ctx context.Context, p hub.AutoUpgradeProfil
 		return nil, err
 	}
 	return r.object(rec.meta(p.Name)), nil
-}
-
-// retargeted reports whether a profile's change starts its channel afresh:
-// another channel, target or LTS choice, or a disabled profile enabled again.
-func retargeted(old, new update.ProfileSpec) bool {
-	return old.Channel != new.Channel || old.TargetKubernetesVersion != new.TargetKubernetesVersion ||
-		old.LongTermSupport != new.LongTermSupport || (old.Disabled && !new.Disabled)
 }
 
 // DeleteAutoUpgradeProfile removes a profile. Runs it generated stay.
