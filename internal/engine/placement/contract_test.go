@@ -17,7 +17,7 @@ func TestContract(t *testing.T) {
 		WithDefaults:   WithDefaults,
 		Warnings:       func(s Spec) []field.Warning { return warningsOn(f, s) },
 		WarningIDs: []string{WarnClusterNotMember, WarnClusterNotEligible, WarnPickFixedEmpty, WarnPropertyNotInFleet, WarnRequiredMatchesNone,
-			WarnPickNUnfulfilled, WarnSchedulingFails},
+			WarnPickNUnfulfilled, WarnSchedulingFails, WarnQuantityUnit, WarnMaxUnavailableAboveClusters},
 	}.Check(t, contractFixtures())
 }
 
@@ -54,5 +54,10 @@ func contractFixtures() map[string]Spec {
 	for _, tc := range warningCases {
 		fx["warnings "+tc.name] = spec(tc.policy)
 	}
+	fx["warnings max_unavailable above the clusters"] = func() Spec {
+		s := spec(pickN(2))
+		s.Strategy = Strategy{RollingUpdate: &RollingUpdate{MaxUnavailable: strPtr("5")}}
+		return s
+	}()
 	return fx
 }

@@ -2,6 +2,7 @@ package placement
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
@@ -34,6 +35,13 @@ const (
 	// WarnHeldNotMember: a cluster the what-if says the placement holds is
 	// not a member of the fleet (HeldClusterWarnings).
 	WarnHeldNotMember = "held_cluster_not_member"
+	// WarnMaxUnavailableAboveClusters: a whole-number max_unavailable larger
+	// than the clusters the placement selects: every cluster may be
+	// unavailable at once, as with 100%.
+	WarnMaxUnavailableAboveClusters = "max_unavailable_above_clusters"
+	// WarnQuantityUnit: a property selector value whose unit is almost
+	// certainly not the one meant (selector.WarnQuantityUnit).
+	WarnQuantityUnit = selector.WarnQuantityUnit
 )
 
 // Warnings returns the plan warnings of designs/placement.md §8 for spec on fleet f:
@@ -99,11 +107,31 @@ func Warnings(spec Spec, f *fleet.Fleet, r Result, now time.Time) []field.Warnin
 		}
 	}
 
+	if w, ok := maxUnavailableWarning(&s.Strategy, len(r.Selected)); ok {
+		ws = append(ws, w)
+	}
+
 	if pol.PlacementType == PickN && !r.Fulfilled && r.Failure == nil {
 		ws = append(ws, field.Warning{Path: pp.Child("number_of_clusters"), ID: WarnPickNUnfulfilled,
 			Message: fmt.Sprintf("%d cluster(s) requested but only %d can be picked: %s", r.Requested, len(r.Selected), r.UnfulfilledMessage)})
 	}
 	return ws
+}
+
+// maxUnavailableWarning flags a whole-number max_unavailable above the
+// number of clusters selected (a percentage scales with them, and 0
+// selected clusters roll nothing out).
+func maxUnavailableWarning(st *Strategy, selected int) (field.Warning, bool) {
+	if st == nil || st.RollingUpdate == nil || st.RollingUpdate.MaxUnavailable == nil || selected == 0 {
+		return field.Warning{}, false
+	}
+	n, err := strconv.Atoi(*st.RollingUpdate.MaxUnavailable)
+	if err != nil || n <= selected {
+		return field.Warning{}, false
+	}
+	return field.Warning{Path: field.Root("strategy").Child("rolling_update").Child("max_unavailable"), ID: WarnMaxUnavailableAboveClusters,
+		Message: fmt.Sprintf("max_unavailable %d is more than the %d cluster(s) the placement selects: a change may make every cluster "+
+			"unavailable at once, as 100%% would; write a number up to %d, or a percentage", n, selected, selected)}, true
 }
 
 // propertyWarnings flags properties read by required property selectors or

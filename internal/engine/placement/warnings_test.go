@@ -73,6 +73,12 @@ var warningCases = []struct {
 		{ID: WarnPropertyNotInFleet, Path: "policy.affinity.preferred[0].preference.property_sorter.name",
 			Contains: `(Kubernetes resource names are lower case, and Fleet compares them exactly); did you mean "resources.kubernetes-fleet.io/available-cpu"?`},
 	}},
+	// Issue 23: Fleet compares a quantity exactly as written.
+	{"CPU with a byte suffix", Policy{Affinity: &Affinity{Required: []ClusterSelectorTerm{{PropertySelector: propSel("resources.kubernetes-fleet.io/available-cpu", selector.OpLe, "4Gi")}}}},
+		[]enginetest.WantWarning{
+			{ID: WarnQuantityUnit, Path: "policy.affinity.required[0].property_selector.match_expressions[0].values[0]",
+				Contains: `"4Gi" is 4294967296 cores (a byte suffix on CPU): write cores, e.g. "4", or millicores, e.g. "400m"`},
+		}},
 	{"nothing to warn about", func() Policy {
 		p := pickN(2)
 		p.Affinity = &Affinity{Required: []ClusterSelectorTerm{{LabelSelector: matchLabels("env", "prod"), PropertySelector: propSel(fleet.PropertyNodeCount, selector.OpGe, "1")}}}
@@ -86,5 +92,23 @@ func TestWarnings(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			enginetest.CheckWarnings(t, warningsOn(f, spec(tc.policy)), tc.want)
 		})
+	}
+}
+
+// Issue 23: a whole-number max_unavailable above the clusters selected rolls
+// a change out to all of them at once; a percentage, or a number within the
+// selection, is no surprise.
+func TestMaxUnavailableWarning(t *testing.T) {
+	f := warningsFleet()
+	withMax := func(v string) Spec {
+		s := spec(pickN(2))
+		s.Strategy = Strategy{RollingUpdate: &RollingUpdate{MaxUnavailable: strPtr(v)}}
+		return s
+	}
+	enginetest.CheckWarnings(t, warningsOn(f, withMax("5")), []enginetest.WantWarning{
+		{ID: WarnMaxUnavailableAboveClusters, Path: "strategy.rolling_update.max_unavailable",
+			Contains: "max_unavailable 5 is more than the 2 cluster(s) the placement selects"}})
+	for _, v := range []string{"2", "100%", "1"} {
+		enginetest.CheckWarnings(t, warningsOn(f, withMax(v)), nil)
 	}
 }

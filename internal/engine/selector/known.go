@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/api/resource"
+
 	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 )
@@ -14,6 +16,13 @@ import (
 // false for every cluster, a sorter on it adds nothing. The placement resource
 // and the member clusters data source share it.
 const WarnPropertyNotInFleet = "property_not_in_fleet"
+
+// WarnQuantityUnit: a resource property compared with a quantity whose unit
+// is almost certainly not the one meant — memory without a unit (bytes:
+// `"64"` is 64 bytes, not 64 GiB), or CPU with a byte suffix (`"4Gi"` is
+// four billion cores). Fleet accepts both and compares them exactly
+// (designs/placement.md §8).
+const WarnQuantityUnit = "quantity_unit"
 
 // KnownProperties answers which property names at least one cluster of a
 // fleet reports: its properties, and resources.kubernetes-fleet.io/<capacity>-<resource>
@@ -103,15 +112,50 @@ func (k *KnownProperties) NotInFleet(p field.Path, name, consequence string) (w 
 }
 
 // Warnings flags the expressions of s on a property no cluster reports
-// (paths relative to the selector): each is false for every cluster.
+// (paths relative to the selector): each is false for every cluster; and
+// the values whose unit is almost certainly wrong (WarnQuantityUnit).
 func (s PropertySelector) Warnings(known *KnownProperties, consequence string) []field.Warning {
 	var ws []field.Warning
 	for i, e := range s.MatchExpressions {
-		if w, ok := known.NotInFleet(field.Root("match_expressions").Index(i).Child("name"), e.Name, consequence); ok {
+		p := field.Root("match_expressions").Index(i)
+		if w, ok := known.NotInFleet(p.Child("name"), e.Name, consequence); ok {
 			ws = append(ws, w)
+		}
+		for j, v := range e.Values {
+			if msg, ok := quantityUnitSlip(e.Name, v); ok {
+				ws = append(ws, field.Warning{Path: p.Child("values").Index(j), ID: WarnQuantityUnit, Message: msg})
+			}
 		}
 	}
 	return ws
+}
+
+// quantityUnitSlip says what a quantity means when its unit is almost
+// certainly not the one meant for the resource property name.
+func quantityUnitSlip(name, value string) (string, bool) {
+	_, res, err := fleet.SplitResourceProperty(name)
+	if err != nil {
+		return "", false
+	}
+	q, err := resource.ParseQuantity(value)
+	if err != nil {
+		return "", false
+	}
+	unit := strings.TrimLeft(value, "+-0123456789.")
+	switch res {
+	case "memory", "storage":
+		if unit == "" && q.CmpInt64(1<<20) < 0 {
+			return fmt.Sprintf("%q has no unit, so it is %s bytes of %s: Fleet compares it exactly as written. Write the unit, e.g. %q",
+				value, value, res, value+"Gi"), true
+		}
+	case "cpu":
+		switch unit {
+		case "Ki", "Mi", "Gi", "Ti", "Pi", "Ei":
+			return fmt.Sprintf("%q is %s cores (a byte suffix on CPU): write cores, e.g. %q, or millicores, e.g. %q",
+				value, q.AsDec().String(), strings.TrimSuffix(value, unit), strings.TrimSuffix(value, unit)+"00m"), true
+		}
+	}
+	return "", false
 }
 
 // similar suggests up to three known names close to name: the same name in
@@ -125,7 +169,7 @@ func (k *KnownProperties) similar(name string) []string {
 	base := lastSegment(name)
 	limit := max(2, len(name)/3)
 	for known := range k.names() {
-		d := editDistance(name, known)
+		d := fleet.EditDistance(name, known)
 		switch {
 		case strings.EqualFold(known, name):
 			d = 0
@@ -150,27 +194,6 @@ func (k *KnownProperties) similar(name string) []string {
 }
 
 func lastSegment(s string) string { return s[strings.LastIndexByte(s, '/')+1:] }
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
 
 func quoteJoin(ss []string) string {
 	q := make([]string, len(ss))

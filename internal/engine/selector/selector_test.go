@@ -151,7 +151,7 @@ func TestEditDistance(t *testing.T) {
 		a, b string
 		d    int
 	}{{"", "abc", 3}, {"kitten", "sitting", 3}, {"same", "same", 0}, {"available-cpu", "available-cpus", 1}} {
-		if got := editDistance(tc.a, tc.b); got != tc.d {
+		if got := fleet.EditDistance(tc.a, tc.b); got != tc.d {
 			t.Errorf("%s/%s: %d", tc.a, tc.b, got)
 		}
 	}

@@ -27,7 +27,8 @@ func TestContract(t *testing.T) {
 			ValidateUpdate: ValidateRunUpdate,
 			WithDefaults:   RunWithDefaults,
 			Warnings:       func(r RunSpec) []field.Warning { return RunWarnings(r, f) },
-			WarningIDs:     []string{WarnGroupWithoutMembers, WarnMembersNotInStrategy, WarnGroupConcurrencyAboveMembers},
+			WarningIDs: []string{WarnGroupWithoutMembers, WarnMembersNotInStrategy, WarnGroupConcurrencyAboveMembers,
+				WarnVersionLeadingV, WarnVersionNotReleased},
 		}.Check(t, runFixtures())
 	})
 	t.Run("ProfileSpec", func(t *testing.T) {
@@ -83,6 +84,11 @@ func runFixtures() map[string]RunSpec {
 	fx["zero"] = RunSpec{}
 	fx["defaults written"] = RunWithDefaults(okRun())
 	fx["defaults written, one by one"] = RunWithDefaults(RunSpec{ManagedClusterUpdate: ManagedClusterUpdate{Upgrade: Upgrade{Type: UpgradeNodeImageOnly}}})
+	for name, v := range map[string]string{"a version with a v": "v1.31.2", "a version never released": "1.35.0"} {
+		r := okRun()
+		r.ManagedClusterUpdate.Upgrade.KubernetesVersion = v
+		fx["warnings "+name] = r
+	}
 	for _, tc := range strategyWarningCases {
 		r := okRun()
 		tc.mutate(r.Strategy)

@@ -32,6 +32,14 @@ const (
 	// profile has no generally available release in any region of the
 	// fleet, so the profile has nothing to upgrade to.
 	WarnTargetVersionNotInCatalog = "target_version_not_in_catalog"
+	// WarnVersionLeadingV: a run's kubernetes_version written with a leading
+	// v, which the service accepts and the engine reads, but which no AKS or
+	// Fleet document, catalog or CLI writes (designs/updates.md §2).
+	WarnVersionLeadingV = "kubernetes_version_leading_v"
+	// WarnVersionNotReleased: a run's kubernetes_version that no region of
+	// the fleet has released, not even in preview: every member it reaches
+	// waits for it (designs/updates.md §2).
+	WarnVersionNotReleased = "kubernetes_version_not_released"
 )
 
 // maxListedMembers is how many member names a warning lists before "and N
@@ -52,10 +60,58 @@ func StrategyWarnings(s Strategy, f *fleet.Fleet) []field.Warning {
 // updates every member one by one, gets none: the referenced strategy has
 // its own warnings, and a one-by-one run reaches every member.
 func RunWarnings(r RunSpec, f *fleet.Fleet) []field.Warning {
+	ws := upgradeWarnings(r.ManagedClusterUpdate.Upgrade, f)
 	if r.Strategy == nil {
+		return ws
+	}
+	return append(ws, stagesWarnings(field.Root("stages"), r.Strategy.Stages, f)...)
+}
+
+// upgradeWarnings flags a run's kubernetes_version written with a leading v,
+// and one that no region of fleet f has released (f may be nil: then only
+// the first). A version that does not parse is validation's.
+func upgradeWarnings(u Upgrade, f *fleet.Fleet) []field.Warning {
+	if u.KubernetesVersion == "" || u.Type == UpgradeNodeImageOnly {
 		return nil
 	}
-	return stagesWarnings(field.Root("stages"), r.Strategy.Stages, f)
+	v, err := ParseVersion(u.KubernetesVersion)
+	if err != nil {
+		return nil
+	}
+	p := field.Root("upgrade").Child("kubernetes_version")
+	var ws []field.Warning
+	bare := strings.TrimLeft(u.KubernetesVersion, "vV")
+	if bare != u.KubernetesVersion {
+		ws = append(ws, field.Warning{Path: p, ID: WarnVersionLeadingV, Message: fmt.Sprintf("%q has a leading v: it is read as %s, but "+
+			"AKS and Fleet write versions without it (the catalogs, az aks get-versions, the run's status); write %q", u.KubernetesVersion, bare, bare)})
+	}
+	if f == nil {
+		return ws
+	}
+	minorOnly := strings.Count(bare, ".") == 1
+	catalog := false
+	var newest Version
+	for _, r := range f.Regions {
+		for _, k := range r.KubernetesVersions {
+			catalog = true
+			kv, err := ParseVersion(k.Version)
+			if err != nil {
+				continue
+			}
+			if kv == v || minorOnly && kv.Major == v.Major && kv.Minor == v.Minor {
+				return ws
+			}
+			if newest.Less(kv) {
+				newest = kv
+			}
+		}
+	}
+	if !catalog {
+		return ws
+	}
+	return append(ws, field.Warning{Path: p, ID: WarnVersionNotReleased, Message: fmt.Sprintf("no region of the fleet has released "+
+		"Kubernetes %s, not even in preview (the newest release is %s): every member the run reaches waits for it, and the run "+
+		"does not finish until it is released; check the version", bare, newest)})
 }
 
 func stagesWarnings(p field.Path, stages []Stage, f *fleet.Fleet) []field.Warning {

@@ -176,3 +176,24 @@ func TestWarningsDoNotModifyTheFleet(t *testing.T) {
 		t.Error("warnings modified the fleet")
 	}
 }
+
+// A run's kubernetes_version: a leading v is read, and flagged; a version
+// no region has released (not even in preview) is flagged with the newest
+// release; a minor that some region has, or a released patch, is not.
+func TestRunUpgradeWarnings(t *testing.T) {
+	f := warnFleet()
+	run := func(v string) RunSpec {
+		return RunSpec{ManagedClusterUpdate: ManagedClusterUpdate{Upgrade: Upgrade{Type: UpgradeFull, KubernetesVersion: v}}}
+	}
+	enginetest.CheckWarnings(t, RunWarnings(run("v1.31.2"), f), []enginetest.WantWarning{
+		{ID: WarnVersionLeadingV, Path: "upgrade.kubernetes_version", Contains: `write "1.31.2"`}})
+	enginetest.CheckWarnings(t, RunWarnings(run("1.35.0"), f), []enginetest.WantWarning{
+		{ID: WarnVersionNotReleased, Path: "upgrade.kubernetes_version", Contains: "Kubernetes 1.35.0, not even in preview (the newest release is 1.33.0)"}})
+	enginetest.CheckWarnings(t, RunWarnings(run("V1.36"), f), []enginetest.WantWarning{
+		{ID: WarnVersionLeadingV, Path: "upgrade.kubernetes_version"},
+		{ID: WarnVersionNotReleased, Path: "upgrade.kubernetes_version", Contains: "Kubernetes 1.36"}})
+	for _, v := range []string{"1.31.2", "1.32.0", "1.33", "1.30"} { // released; in preview; a minor some region has
+		enginetest.CheckWarnings(t, RunWarnings(run(v), f), nil)
+	}
+	enginetest.CheckWarnings(t, RunWarnings(run("1.35.0"), &fleet.Fleet{Regions: []fleet.Region{{Name: "eastus"}}}), nil) // no catalog: nothing to say
+}
