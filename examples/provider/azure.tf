@@ -12,9 +12,12 @@ provider "aks" {
 
     # Optional: kubeconfigs instead of the fleet's and the managed clusters'
     # credentials (KUBECONFIG or ~/.kube/config when no path is given).
-    hub_cluster = { context = "fleet-hub" }
-    member_clusters = {
-      "aks-east-prod-01" = { kubeconfig_path = "~/.kube/aks-east-prod-01.yaml" }
+    hub_cluster {
+      context = "fleet-hub"
+    }
+    member_clusters {
+      name            = "aks-east-prod-01"
+      kubeconfig_path = "~/.kube/aks-east-prod-01.yaml"
     }
   }
 }

@@ -20,14 +20,20 @@ data "aks_fleet_member_clusters" "all" {}
 # five nodes and more than 8 cores available.
 data "aks_fleet_member_clusters" "prod_candidates" {
   eligible_only = true
-  label_selector = {
+  label_selector {
     match_labels = { env = "prod" }
   }
-  property_selector = {
-    match_expressions = [
-      { name = "kubernetes-fleet.io/node-count", operator = "Ge", values = ["5"] },
-      { name = "resources.kubernetes-fleet.io/available-cpu", operator = "Gt", values = ["8"] },
-    ]
+  property_selector {
+    match_expressions {
+      name     = "kubernetes-fleet.io/node-count"
+      operator = "Ge"
+      values   = ["5"]
+    }
+    match_expressions {
+      name     = "resources.kubernetes-fleet.io/available-cpu"
+      operator = "Gt"
+      values   = ["8"]
+    }
   }
 }
 
@@ -35,31 +41,61 @@ data "aks_fleet_member_clusters" "prod_candidates" {
 # available CPU. `terraform plan` shows the scheduler's decisions before
 # anything is applied; the preview data source keeps them in the plan, and
 # the placement holds to them: applied later, after the fleet changed so that
-# Fleet would pick other clusters, it refuses and asks for a new plan.
-locals {
-  web_policy = {
+# Fleet would pick other clusters, it refuses and asks for a new plan. The
+# data source takes the placement's policy block as written; should the two
+# differ, apply refuses the review and says what differs.
+data "aks_fleet_placement_preview" "web" {
+  name = "web"
+  policy {
     placement_type     = "PickN"
     number_of_clusters = 3
-    affinity = {
-      required = [{ label_selector = { match_labels = { env = "prod" } } }]
-      preferred = [{
-        weight     = 100
-        preference = { property_sorter = { name = "resources.kubernetes-fleet.io/available-cpu", sort_order = "Descending" } }
-      }]
+    affinity {
+      required {
+        label_selector {
+          match_labels = { env = "prod" }
+        }
+      }
+      preferred {
+        weight = 100
+        preference {
+          property_sorter {
+            name       = "resources.kubernetes-fleet.io/available-cpu"
+            sort_order = "Descending"
+          }
+        }
+      }
     }
   }
 }
 
-data "aks_fleet_placement_preview" "web" {
-  name   = "web"
-  policy = local.web_policy
-}
-
 resource "aks_fleet_placement" "web" {
-  name               = "web"
-  resource_selectors = [{ version = "v1", kind = "Namespace", name = "web" }]
-  policy             = local.web_policy
-  reviewed_preview   = data.aks_fleet_placement_preview.web.review
+  name = "web"
+  resource_selectors {
+    version = "v1"
+    kind    = "Namespace"
+    name    = "web"
+  }
+  policy {
+    placement_type     = "PickN"
+    number_of_clusters = 3
+    affinity {
+      required {
+        label_selector {
+          match_labels = { env = "prod" }
+        }
+      }
+      preferred {
+        weight = 100
+        preference {
+          property_sorter {
+            name       = "resources.kubernetes-fleet.io/available-cpu"
+            sort_order = "Descending"
+          }
+        }
+      }
+    }
+  }
+  reviewed_preview = data.aks_fleet_placement_preview.web.review
 }
 
 # What the hub holds once the placement is applied.
@@ -71,16 +107,28 @@ data "aks_fleet_placement" "web" {
 resource "aks_nap_nodepool" "default" {
   cluster = "aks-east-prod-01"
   name    = "default"
-  template = {
-    node_class_ref = { group = "karpenter.azure.com", kind = "AKSNodeClass", name = "default" }
-    requirements   = [{ key = "karpenter.azure.com/sku-family", operator = "In", values = ["D", "E"] }]
+  template {
+    node_class_ref {
+      group = "karpenter.azure.com"
+      kind  = "AKSNodeClass"
+      name  = "default"
+    }
+    requirements {
+      key      = "karpenter.azure.com/sku-family"
+      operator = "In"
+      values   = ["D", "E"]
+    }
   }
-  disruption = {
+  disruption {
     consolidate_after = "5m"
-    budgets = [
-      { nodes = "10%" },
-      { nodes = "0", schedule = "0 9 * * 1-5", duration = "8h" },
-    ]
+    budgets {
+      nodes = "10%"
+    }
+    budgets {
+      nodes    = "0"
+      schedule = "0 9 * * 1-5"
+      duration = "8h"
+    }
   }
 }
 

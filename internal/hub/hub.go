@@ -44,6 +44,21 @@ type Inventory interface {
 	// Fleet returns the current fleet: every member cluster with all its
 	// facts, and the regions' release catalogs. Callers must not modify it.
 	Fleet(ctx context.Context) (*fleet.Fleet, error)
+	// Identity is the fleet's place in Azure Resource Manager: what the ARM
+	// id of any of its resources names.
+	Identity() FleetRef
+}
+
+// FleetRef is a fleet's subscription, resource group and name.
+type FleetRef struct {
+	SubscriptionID string
+	ResourceGroup  string
+	Name           string
+}
+
+// ID is the fleet's ARM id.
+func (f FleetRef) ID() string {
+	return "/subscriptions/" + f.SubscriptionID + "/resourceGroups/" + f.ResourceGroup + "/providers/Microsoft.ContainerService/fleets/" + f.Name
 }
 
 // Placements is the ClusterResourcePlacement API of the fleet hub cluster.

@@ -215,11 +215,17 @@ func toJSON(v tftypes.Value, at field.Path, unknown *unknownPaths) (any, error) 
 			}
 			out[k] = x
 		}
+		if t.Is(tftypes.Object{}) {
+			return out, foldNoFlags(out, at)
+		}
 		return out, nil
 	case t.Is(tftypes.List{}), t.Is(tftypes.Set{}), t.Is(tftypes.Tuple{}):
 		var l []tftypes.Value
 		if err := v.As(&l); err != nil {
 			return nil, err
+		}
+		if len(l) == 0 && isBlockList(t) {
+			return nil, nil // no blocks: unset
 		}
 		out := make([]any, 0, len(l))
 		for i, e := range l {
@@ -232,6 +238,50 @@ func toJSON(v tftypes.Value, at field.Path, unknown *unknownPaths) (any, error) 
 		return out, nil
 	}
 	return nil, fmt.Errorf("unsupported type %s", t)
+}
+
+// Blocks (designs/schema.md §1) change two things at the bridge.
+//
+// A list of objects is a list of blocks, and Terraform represents "no
+// blocks" as an empty list, never null: the bridge decodes an empty list of
+// objects as unset (nil) and encodes an unset one as empty. (Computed lists
+// of objects follow the same rule: the bridge cannot tell them apart, and
+// neither needs to.)
+//
+// Where an empty list means something else than an unset one (Karpenter's
+// `budgets: []`, unlimited disruption, against no budgets, one 10% budget),
+// no number of blocks can say it: a sibling flag `no_<list>` does. The
+// bridge folds `no_budgets = true` into `budgets = []` when it decodes, and
+// unfolds it when it encodes, so models and engines see only the list.
+
+// isBlockList reports whether a list type is a list of blocks (of objects).
+func isBlockList(t tftypes.Type) bool {
+	l, ok := t.(tftypes.List)
+	return ok && l.ElementType.Is(tftypes.Object{})
+}
+
+// noFlag is the flag that says the list attribute name is empty on purpose.
+func noFlag(name string) string { return "no_" + name }
+
+// foldNoFlags replaces, in a decoded object, every `no_<list> = true` by an
+// empty <list>, and drops the flags.
+func foldNoFlags(obj map[string]any, at field.Path) error {
+	for k, v := range obj {
+		list, isFlag := strings.CutPrefix(k, "no_")
+		if _, hasList := obj[list]; !isFlag || !hasList {
+			continue
+		}
+		delete(obj, k)
+		if v != true {
+			continue
+		}
+		if l, ok := obj[list].([]any); ok && len(l) > 0 {
+			return &decodeError{Attr: at.Child(k).String(), Err: fmt.Sprintf("%s = true says there is no %s, and %d %s "+
+				"blocks are written: remove the blocks, or the flag", k, list, len(l), list)}
+		}
+		obj[list] = []any{}
+	}
+	return nil
 }
 
 // encode converts a model into a Terraform value of type typ. Empty strings
@@ -251,8 +301,14 @@ func encode(v any, typ tftypes.Type) (tftypes.Value, error) {
 	return fromJSON(x, typ)
 }
 
+// emptyList reports whether a known list value has no elements.
+func emptyList(v tftypes.Value) bool {
+	var l []tftypes.Value
+	return v.As(&l) == nil && len(l) == 0
+}
+
 func fromJSON(x any, typ tftypes.Type) (tftypes.Value, error) {
-	if x == nil {
+	if x == nil && !isBlockList(typ) {
 		return tftypes.NewValue(typ, nil), nil
 	}
 	switch {
@@ -295,12 +351,20 @@ func fromJSON(x any, typ tftypes.Type) (tftypes.Value, error) {
 		vals := make(map[string]tftypes.Value, len(ot.AttributeTypes))
 		empty := true
 		for name, at := range ot.AttributeTypes {
+			list, isFlag := strings.CutPrefix(name, "no_")
+			if _, hasList := ot.AttributeTypes[list]; isFlag && hasList && at.Is(tftypes.Bool) {
+				l, isList := m[list].([]any)
+				none := isList && len(l) == 0
+				vals[name] = tftypes.NewValue(at, none) // unfolds foldNoFlags
+				empty = empty && !none
+				continue
+			}
 			v, err := fromJSON(m[name], at)
 			if err != nil {
 				return tftypes.Value{}, fmt.Errorf("%s: %w", name, err)
 			}
 			vals[name] = v
-			empty = empty && v.IsNull()
+			empty = empty && (v.IsNull() || isBlockList(at) && v.IsKnown() && emptyList(v))
 		}
 		if empty { // a zero struct (an unset strategy, say) is an absent object
 			return tftypes.NewValue(typ, nil), nil
@@ -326,6 +390,9 @@ func fromJSON(x any, typ tftypes.Type) (tftypes.Value, error) {
 		return tftypes.NewValue(typ, vals), nil
 	case typ.Is(tftypes.List{}):
 		et := typ.(tftypes.List).ElementType
+		if x == nil && isBlockList(typ) {
+			return tftypes.NewValue(typ, []tftypes.Value{}), nil
+		}
 		l, ok := x.([]any)
 		if !ok {
 			return tftypes.Value{}, fmt.Errorf("want a list, got %T", x)

@@ -32,6 +32,7 @@ var bridgeType = tftypes.Object{AttributeTypes: map[string]tftypes.Type{
 	"number_of_clusters": tftypes.Number,
 	"weight":             tftypes.Number,
 	"enabled":            tftypes.Bool,
+	"no_budgets":         tftypes.Bool,
 	"budgets": tftypes.List{ElementType: tftypes.Object{AttributeTypes: map[string]tftypes.Type{
 		"match_labels": tftypes.Map{ElementType: tftypes.String},
 		"values":       tftypes.List{ElementType: tftypes.String},
@@ -48,13 +49,25 @@ func TestBridgeRoundTrip(t *testing.T) {
 	cases := []bridgeDoc{
 		{Name: "a", NumberOfClusters: &n, Weight: -20, Enabled: true, Budgets: []bridgeInner{{MatchLabels: map[string]string{"Fleet.Azure.com/Snake_Case": "v", "empty": ""}, Values: []string{"x", ""}}}},
 		{Name: "nil lists stay null", Budgets: nil},
-		{Name: "empty lists stay empty", Budgets: []bridgeInner{}, Other: &bridgeInner{Values: []string{}}},
+		{Name: "empty lists stay empty", Other: &bridgeInner{Values: []string{}}},
+		{Name: "an empty list of blocks is no_<list>", Budgets: []bridgeInner{}},
 		{Name: "an all-null object is absent", Other: nil},
 	}
 	for _, c := range cases {
 		v, err := encode(c, bridgeType)
 		if err != nil {
 			t.Fatal(err)
+		}
+		var obj map[string]tftypes.Value
+		if err := v.As(&obj); err != nil {
+			t.Fatal(err)
+		}
+		var blocks []tftypes.Value
+		if err := obj["budgets"].As(&blocks); err != nil || obj["budgets"].IsNull() {
+			t.Errorf("%s: a list of blocks is never null (Terraform: no blocks is an empty list): %v", c.Name, obj["budgets"])
+		}
+		if want := c.Budgets != nil && len(c.Budgets) == 0; !obj["no_budgets"].Equal(tftypes.NewValue(tftypes.Bool, want)) {
+			t.Errorf("%s: no_budgets = %v, want %v", c.Name, obj["no_budgets"], want)
 		}
 		var back bridgeDoc
 		unknown, err := decode(v, &back)
@@ -160,6 +173,23 @@ func TestBridgeDecodeErrorNamesTheAttribute(t *testing.T) {
 	_, err := decode(v, &out)
 	var de *decodeError
 	if !errors.As(err, &de) || de.Attr != "policy.weight" {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// no_<list> = true with blocks of <list> is a contradiction, named at the flag.
+func TestBridgeNoFlagConflict(t *testing.T) {
+	inner := bridgeType.AttributeTypes["budgets"].(tftypes.List).ElementType.(tftypes.Object)
+	vals := map[string]tftypes.Value{}
+	for k, at := range bridgeType.AttributeTypes {
+		vals[k] = tftypes.NewValue(at, nil)
+	}
+	vals["no_budgets"] = tftypes.NewValue(tftypes.Bool, true)
+	vals["budgets"] = tftypes.NewValue(bridgeType.AttributeTypes["budgets"], []tftypes.Value{tftypes.NewValue(inner, nil)})
+	var d bridgeDoc
+	_, err := decode(tftypes.NewValue(bridgeType, vals), &d)
+	var de *decodeError
+	if !errors.As(err, &de) || de.Attr != "no_budgets" || !strings.Contains(de.Err, "remove the blocks, or the flag") {
 		t.Fatalf("got %v", err)
 	}
 }

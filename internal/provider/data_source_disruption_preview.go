@@ -61,8 +61,7 @@ func (d *disruptionPreviewDataSource) Configure(_ context.Context, req datasourc
 
 func (d *disruptionPreviewDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	attrs := dataSourceAttrs(disruptionPreviewAttrs())
-	attrs["budgets"] = dataSourceAttr(budgetsAttr("The budgets to evaluate, as in `aks_nap_nodepool`'s `disruption.budgets`. Unset " +
-		"means Karpenter's default (one `10%` budget); an empty list means no budget (unlimited)."))
+	attrs["no_budgets"] = dschema.BoolAttribute{Optional: true, Computed: true, MarkdownDescription: noBudgetsAttr().MarkdownDescription}
 	attrs["nodes"] = dschema.NumberAttribute{Optional: true, MarkdownDescription: "Nodes in the pool (percentages are of this, " +
 		"rounded up). Set it, or `cluster` and `nodepool`."}
 	attrs["disrupting"] = dschema.NumberAttribute{Optional: true,
@@ -98,6 +97,9 @@ func (d *disruptionPreviewDataSource) Schema(_ context.Context, _ datasource.Sch
 			"when that changes over a time range (per reason, and as windows shared by the reasons they apply to), and when a reason " +
 			"blocked now is next allowed. Check a budget design without a cluster.",
 		Attributes: attrs,
+		Blocks: map[string]dschema.Block{"budgets": dataSourceBlock(blockOf(budgetsAttr("The budgets to evaluate, as in " +
+			"`aks_nap_nodepool`'s `disruption.budgets`. None means Karpenter's default (one `10%` budget); `no_budgets` means no " +
+			"budget (unlimited).")))},
 	}
 }
 

@@ -24,10 +24,14 @@ data "aks_nap_disruption_preview" "weekdays" {
   nodes = 10
   from  = "2026-11-23T08:00:00Z"
   span  = "24h"
-  budgets = [
-    { nodes = "10%" },
-    { nodes = "0", schedule = "0 9 * * 1-5", duration = "8h" },
-  ]
+  budgets {
+    nodes = "10%"
+  }
+  budgets {
+    nodes = "0"
+    schedule = "0 9 * * 1-5"
+    duration = "8h"
+  }
 }
 
 # 20% and 5 with 30 nodes: 5; and 0 from 00:00 to 00:10 UTC every day.
@@ -35,57 +39,112 @@ data "aks_nap_disruption_preview" "daily_at_0005" {
   nodes   = 30
   from    = "2026-11-23T00:05:00Z"
   span    = "24h"
-  budgets = [{ nodes = "20%" }, { nodes = "5" }, { nodes = "0", schedule = "@daily", duration = "10m" }]
+  budgets {
+    nodes = "20%"
+  }
+  budgets {
+    nodes = "5"
+  }
+  budgets {
+    nodes = "0"
+    schedule = "@daily"
+    duration = "10m"
+  }
 }
 data "aks_nap_disruption_preview" "daily_at_0010" {
   nodes   = 30
   from    = "2026-11-23T00:10:00Z"
-  budgets = [{ nodes = "20%" }, { nodes = "5" }, { nodes = "0", schedule = "@daily", duration = "10m" }]
+  budgets {
+    nodes = "20%"
+  }
+  budgets {
+    nodes = "5"
+  }
+  budgets {
+    nodes = "0"
+    schedule = "@daily"
+    duration = "10m"
+  }
 }
 
 # "Weekend only": the unscheduled 0 is always active, so nothing is ever allowed.
 data "aks_nap_disruption_preview" "weekend_only" {
   nodes   = 10
   from    = "2026-11-21T12:00:00Z" # a Saturday
-  budgets = [{ nodes = "50%", schedule = "0 0 * * 6", duration = "48h" }, { nodes = "0" }]
+  budgets {
+    nodes = "50%"
+    schedule = "0 0 * * 6"
+    duration = "48h"
+  }
+  budgets {
+    nodes = "0"
+  }
 }
 
 # "Gradual": no budget is active outside 02:00-08:00 UTC: unlimited then.
 data "aks_nap_disruption_preview" "gradual" {
   nodes   = 10
   from    = "2026-11-23T12:00:00Z"
-  budgets = [{ nodes = "1", schedule = "0 2 * * *", duration = "2h" }, { nodes = "3", schedule = "0 4 * * *", duration = "4h" }]
+  budgets {
+    nodes = "1"
+    schedule = "0 2 * * *"
+    duration = "2h"
+  }
+  budgets {
+    nodes = "3"
+    schedule = "0 4 * * *"
+    duration = "4h"
+  }
 }
 
 # Percentages round up: 10% of 11 is 2. Two nodes already disrupting use it up.
 data "aks_nap_disruption_preview" "rounding" {
   nodes   = 11
-  budgets = [{ nodes = "10%" }]
+  budgets {
+    nodes = "10%"
+  }
 }
 data "aks_nap_disruption_preview" "disrupting" {
   nodes      = 11
   disrupting = 2
-  budgets    = [{ nodes = "10%" }]
+  budgets {
+    nodes = "10%"
+  }
 }
 
 # An explicitly empty list: unlimited. reasons = [] applies to nothing.
 data "aks_nap_disruption_preview" "empty" {
   nodes   = 10
-  budgets = []
+  no_budgets = true
 }
 data "aks_nap_disruption_preview" "no_reasons" {
   nodes   = 10
-  budgets = [{ nodes = "0", reasons = [] }, { nodes = "3", reasons = ["Drifted"] }]
+  budgets {
+    nodes = "0"
+    reasons = []
+  }
+  budgets {
+    nodes = "3"
+    reasons = ["Drifted"]
+  }
 }
 
 # A schedule that never fires (30 February) is always active; a 0m duration never is.
 data "aks_nap_disruption_preview" "never_fires" {
   nodes   = 10
-  budgets = [{ nodes = "0", schedule = "0 0 30 2 *", duration = "1h" }]
+  budgets {
+    nodes = "0"
+    schedule = "0 0 30 2 *"
+    duration = "1h"
+  }
 }
 data "aks_nap_disruption_preview" "zero_duration" {
   nodes   = 10
-  budgets = [{ nodes = "0", schedule = "@hourly", duration = "0m" }]
+  budgets {
+    nodes = "0"
+    schedule = "@hourly"
+    duration = "0m"
+  }
 }
 `
 	allowed := func(name string, reason int, v knownvalue.Check) statecheck.StateCheck {
@@ -151,7 +210,7 @@ func TestAccDisruptionPreview_invalid(t *testing.T) {
 	cfg := providerConfig(t, "")
 	step := func(budgets, want string) resource.TestStep {
 		return resource.TestStep{
-			Config:      cfg + `data "aks_nap_disruption_preview" "test" {` + "\n  nodes = 10\n  budgets = [" + budgets + "]\n}",
+			Config:      cfg + `data "aks_nap_disruption_preview" "test" {` + "\n  nodes = 10\n" + blocksOf("budgets", budgets) + "}",
 			ExpectError: expectError(want),
 			PlanOnly:    true,
 		}
@@ -180,7 +239,11 @@ data "aks_nap_disruption_preview" "leap" {
   nodes   = 10
   from    = "2096-02-28T12:00:00Z"
   span    = "48h"
-  budgets = [{ nodes = "0", schedule = "0 0 29 2 *", duration = "0m" }]
+  budgets {
+    nodes = "0"
+    schedule = "0 0 29 2 *"
+    duration = "0m"
+  }
 }`
 	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviders, Steps: []resource.TestStep{{
 		Config: cfg,
@@ -202,13 +265,18 @@ func TestAccDisruptionPreview_invalidInputs(t *testing.T) {
 	}
 	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviders, Steps: []resource.TestStep{
 		step(`nodes = 10
-  budgets = [{ nodes = "1", reasons = ["Empty", "Empty"] }]`, `budgets[0].reasons: reason "Empty" is listed twice`),
+  budgets {
+    nodes = "1"
+    reasons = ["Empty", "Empty"]
+  }`, `budgets[0].reasons: reason "Empty" is listed twice`),
 		step(`nodes = 1e30`, `nodes: nodes must be a whole number from 0 to 2147483647, got 1000000000000000000000000000000`),
 		step(`nodes = 10
   disrupting = -1`, `disrupting: disrupting must be a whole number from 0 to 2147483647, got -1`),
 		step(`nodes = 10
   disrupting = 11`, `disrupting: 11 nodes cannot be disrupting in a pool of 10`),
 		step(`nodes = 10
-  budgets = [{ nodes = 4294967296 }]`, `budgets[0].nodes: 4294967296 is out of range: a node count must be from 0 to 2147483647`),
+  budgets {
+    nodes = 4294967296
+  }`, `budgets[0].nodes: 4294967296 is out of range: a node count must be from 0 to 2147483647`),
 	}})
 }

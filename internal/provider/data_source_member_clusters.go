@@ -155,8 +155,6 @@ func (d *memberClustersDataSource) Schema(_ context.Context, _ datasource.Schema
 			"properties, resource usage, versions, node pools, maintenance window, NAP nodes and scheduling eligibility — " +
 			"optionally filtered the way a placement's required affinity would filter them. Sorted by name.",
 		Attributes: map[string]schema.Attribute{
-			"label_selector":    dataSourceAttr(labelSelectorAttr("Only clusters whose labels match.")),
-			"property_selector": dataSourceAttr(propertySelectorAttr("Only clusters whose properties match.")),
 			"eligible_only": schema.BoolAttribute{Optional: true, MarkdownDescription: "Only clusters the Fleet scheduler considers " +
 				"eligible (joined, healthy, heartbeat within 5 minutes, not leaving). Default `false`."},
 			"names": schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Names of the matching clusters, sorted."},
@@ -219,6 +217,10 @@ func (d *memberClustersDataSource) Schema(_ context.Context, _ datasource.Schema
 					"do_not_disrupt":      boolean("Whether the node carries `karpenter.sh/do-not-disrupt: \"true\"`."),
 				}),
 			}),
+		},
+		Blocks: map[string]schema.Block{
+			"label_selector":    dataSourceBlock(blockOf(labelSelectorAttr("Only clusters whose labels match."))),
+			"property_selector": dataSourceBlock(blockOf(propertySelectorAttr("Only clusters whose properties match."))),
 		},
 	}
 }

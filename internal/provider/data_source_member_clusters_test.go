@@ -34,9 +34,13 @@ func TestAccMemberClusters_filters(t *testing.T) {
 			{
 				// Label filter.
 				Config: cfg + `data "aks_fleet_member_clusters" "test" {
-  label_selector = {
+  label_selector {
     match_labels      = { env = "prod" }
-    match_expressions = [{ key = "region", operator = "In", values = ["east", "asia"] }]
+    match_expressions {
+      key = "region"
+      operator = "In"
+      values = ["east", "asia"]
+    }
   }
 }`,
 				ConfigStateChecks: []statecheck.StateCheck{
@@ -46,8 +50,12 @@ func TestAccMemberClusters_filters(t *testing.T) {
 			{
 				// Ge on node count: the cluster that does not report node-count never matches.
 				Config: cfg + `data "aks_fleet_member_clusters" "test" {
-  property_selector = {
-    match_expressions = [{ name = "kubernetes-fleet.io/node-count", operator = "Ge", values = ["5"] }]
+  property_selector {
+    match_expressions {
+      name = "kubernetes-fleet.io/node-count"
+      operator = "Ge"
+      values = ["5"]
+    }
   }
 }`,
 				ConfigStateChecks: []statecheck.StateCheck{
@@ -57,8 +65,12 @@ func TestAccMemberClusters_filters(t *testing.T) {
 			{
 				// Gt "8" on available CPU, compared as quantities (8 is not > 8).
 				Config: cfg + `data "aks_fleet_member_clusters" "test" {
-  property_selector = {
-    match_expressions = [{ name = "resources.kubernetes-fleet.io/available-cpu", operator = "Gt", values = ["8"] }]
+  property_selector {
+    match_expressions {
+      name = "resources.kubernetes-fleet.io/available-cpu"
+      operator = "Gt"
+      values = ["8"]
+    }
   }
 }`,
 				ConfigStateChecks: []statecheck.StateCheck{
@@ -68,8 +80,12 @@ func TestAccMemberClusters_filters(t *testing.T) {
 			{
 				// A property some clusters lack: even Ge 0 leaves them out.
 				Config: cfg + `data "aks_fleet_member_clusters" "test" {
-  property_selector = {
-    match_expressions = [{ name = "kubernetes-fleet.io/node-count", operator = "Ge", values = ["0"] }]
+  property_selector {
+    match_expressions {
+      name = "kubernetes-fleet.io/node-count"
+      operator = "Ge"
+      values = ["0"]
+    }
   }
 }`,
 				ConfigStateChecks: []statecheck.StateCheck{
@@ -83,13 +99,17 @@ func TestAccMemberClusters_filters(t *testing.T) {
 				// eligible_only drops the cluster whose heartbeat is stale.
 				Config: cfg + `data "aks_fleet_member_clusters" "test" {
   eligible_only  = true
-  label_selector = { match_labels = { env = "dev" } }
+  label_selector {
+    match_labels = { env = "dev" }
+  }
 }`,
 				ConfigStateChecks: []statecheck.StateCheck{expectNames("aks-east-dev-01")},
 			},
 			{
 				Config: cfg + `data "aks_fleet_member_clusters" "test" {
-  label_selector = { match_labels = { env = "dev" } }
+  label_selector {
+    match_labels = { env = "dev" }
+  }
 }`,
 				ConfigStateChecks: []statecheck.StateCheck{
 					expectNames("aks-east-dev-01", "aks-weu-dev-01"),
@@ -116,7 +136,9 @@ func TestAccMemberClusters_facts(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProviders,
 		Steps: []resource.TestStep{{
 			Config: cfg + `data "aks_fleet_member_clusters" "test" {
-  label_selector = { match_labels = { "fleet.azure.com/member-name" = "aks-east-gpu-01" } }
+  label_selector {
+    match_labels = { "fleet.azure.com/member-name" = "aks-east-gpu-01" }
+  }
 }`,
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(dsAddr, c("region"), knownvalue.StringExact("eastus")),
@@ -159,18 +181,50 @@ func TestAccMemberClusters_invalidSelectors(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviders,
 		Steps: []resource.TestStep{
-			step(`property_selector = { match_expressions = [{ name = "kubernetes-fleet.io/node-count", operator = "Gte", values = ["5"] }] }`,
+			step(`property_selector {
+  match_expressions {
+    name = "kubernetes-fleet.io/node-count"
+    operator = "Gte"
+    values = ["5"]
+  }
+}`,
 				`property_selector.match_expressions[0].operator: "Gte" is not a property selector operator. Use one of Gt, Ge, Lt, Le, Eq, Ne.`),
-			step(`property_selector = { match_expressions = [{ name = "resources.kubernetes-fleet.io/available-cpu", operator = "Gt", values = ["8", "16"] }] }`,
+			step(`property_selector {
+  match_expressions {
+    name = "resources.kubernetes-fleet.io/available-cpu"
+    operator = "Gt"
+    values = ["8", "16"]
+  }
+}`,
 				`property_selector.match_expressions[0].values: operator Gt takes exactly one value, got 2.`),
-			step(`property_selector = { match_expressions = [{ name = "kubernetes-fleet.io/node-count", operator = "Ge", values = ["five"] }] }`,
+			step(`property_selector {
+  match_expressions {
+    name = "kubernetes-fleet.io/node-count"
+    operator = "Ge"
+    values = ["five"]
+  }
+}`,
 				`property_selector.match_expressions[0].values[0]: "five" is not a quantity.`),
-			step(`label_selector = { match_expressions = [{ key = "env", operator = "Equals", values = ["prod"] }] }`,
+			step(`label_selector {
+  match_expressions {
+    key = "env"
+    operator = "Equals"
+    values = ["prod"]
+  }
+}`,
 				`label_selector.match_expressions[0].operator: "Equals" is not a label selector operator.`),
-			step(`property_selector = { match_expressions = [
-  { name = "kubernetes-fleet.io/node-count", operator = "Gt", values = ["5"] },
-  { name = "kubernetes-fleet.io/node-count", operator = "Lt", values = ["5"] },
-] }`, `property_selector.match_expressions[1]: property "kubernetes-fleet.io/node-count" has an empty range`),
+			step(`property_selector {
+  match_expressions {
+    name = "kubernetes-fleet.io/node-count"
+    operator = "Gt"
+    values = ["5"]
+  }
+  match_expressions {
+    name = "kubernetes-fleet.io/node-count"
+    operator = "Lt"
+    values = ["5"]
+  }
+}`, `property_selector.match_expressions[1]: property "kubernetes-fleet.io/node-count" has an empty range`),
 		},
 	})
 }

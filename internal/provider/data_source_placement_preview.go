@@ -49,7 +49,7 @@ func (d *placementPreviewDataSource) Configure(_ context.Context, req datasource
 }
 
 func (d *placementPreviewDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	spec := dataSourceAttrs(placementSpecAttrs())
+	_, spec := dataSourceSpec(placementSpecAttrs())
 	resp.Schema = dschema.Schema{
 		MarkdownDescription: "Runs the Fleet scheduler on a placement policy against the current fleet without placing anything: " +
 			"which clusters it would pick, with their scores, and why the others are left out. The same preview as " +
@@ -60,8 +60,6 @@ func (d *placementPreviewDataSource) Schema(_ context.Context, _ datasource.Sche
 				"holds a placement of this name, the preview is of a change of it (the clusters it holds, with the scores " +
 				"recorded when each was picked, as the placement's own plan previews it); otherwise of a new one. Required " +
 				"for `review`. Not with `held_clusters`."},
-			"policy":   requiredIn(spec["policy"]),
-			"strategy": spec["strategy"],
 			"held_clusters": dschema.ListAttribute{ElementType: types.StringType, Optional: true, MarkdownDescription: "Clusters the " +
 				"placement would already hold (sticky scheduling keeps them); default none, as for a new placement."},
 			"preview_limit": dschema.NumberAttribute{Optional: true, MarkdownDescription: "How many left-out clusters to list (default 20).",
@@ -72,6 +70,10 @@ func (d *placementPreviewDataSource) Schema(_ context.Context, _ datasource.Sche
 				"properties no cluster has, required affinity that matches nothing, a policy Fleet admits but can never schedule, " +
 				"and `held_clusters` that are not members."},
 			"review": reviewAttr("aks_fleet_placement"),
+		},
+		Blocks: map[string]dschema.Block{
+			"policy":   requiredBlock(spec["policy"]),
+			"strategy": spec["strategy"],
 		},
 	}
 }

@@ -56,7 +56,7 @@ func (d *updatePreviewDataSource) Configure(_ context.Context, req datasource.Co
 }
 
 func (d *updatePreviewDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	spec := dataSourceAttrs(updateRunSpecAttrs(""))
+	spec, specBlocks := dataSourceSpec(updateRunSpecAttrs(""))
 	resp.Schema = dschema.Schema{
 		MarkdownDescription: "The rollout an update run would perform if it started now, without creating it: which member " +
 			"goes when, which waits for a maintenance window or a regional release, which is skipped and why, with a Mermaid " +
@@ -69,16 +69,18 @@ func (d *updatePreviewDataSource) Schema(_ context.Context, _ datasource.SchemaR
 				"strategy; what it completed stays completed); otherwise of a new run. Required for `review`."},
 			"start": dschema.BoolAttribute{Optional: true, MarkdownDescription: "The run's `start` (default `false`): part of " +
 				"what `review` covers, so give it the value the run resource has."},
-			"skip": dataSourceAttr(withDescription(skipAttr(), "The run's `skip` targets: the preview skips them (and everything "+
-				"under them) when the run starts. Part of what `review` covers: give it the value the run resource has.")),
-			"update_strategy_id":   spec["update_strategy_id"],
-			"stages":               spec["stages"],
-			"upgrade":              spec["upgrade"],
-			"node_image_selection": spec["node_image_selection"],
-			"preview":              dataSourceAttr(rolloutPreviewAttr("The rollout, if the run started now.")),
+			"update_strategy_id": spec["update_strategy_id"],
+			"preview":            dataSourceAttr(rolloutPreviewAttr("The rollout, if the run started now.")),
 			"warnings": dschema.ListAttribute{ElementType: types.StringType, Computed: true, MarkdownDescription: "What the plan of " +
 				"such a run would warn about: groups no member has, members in no group of the strategy."},
 			"review": reviewAttr("aks_fleet_update_run"),
+		},
+		Blocks: map[string]dschema.Block{
+			"skip": dataSourceBlock(blockOf(withDescription(skipAttr(), "The run's `skip` targets: the preview skips them (and "+
+				"everything under them) when the run starts. Part of what `review` covers: give it the value the run resource has."))),
+			"stages":               specBlocks["stages"],
+			"upgrade":              specBlocks["upgrade"],
+			"node_image_selection": specBlocks["node_image_selection"],
 		},
 	}
 }

@@ -63,8 +63,14 @@ type azureModel struct {
 	CACertificatePath         string `json:"ca_certificate_path"`
 	UpgradeDuration           string `json:"upgrade_duration"`
 	// HubCluster and MemberClusters give kubeconfigs explicitly.
-	HubCluster     *kubeconfigModel           `json:"hub_cluster"`
-	MemberClusters map[string]kubeconfigModel `json:"member_clusters"`
+	HubCluster     *kubeconfigModel     `json:"hub_cluster"`
+	MemberClusters []memberClusterModel `json:"member_clusters"`
+}
+
+// memberClusterModel is a kubeconfig given for a member cluster.
+type memberClusterModel struct {
+	Name string `json:"name"`
+	kubeconfigModel
 }
 
 // kubeconfigModel is a kubeconfig given for a cluster.
@@ -91,6 +97,13 @@ func kubeconfigAttributes(what string) map[string]schema.Attribute {
 		"context": schema.StringAttribute{Optional: true, MarkdownDescription: "The kubeconfig's context for " + what +
 			". Default: its current context."},
 	}
+}
+
+// memberClusterAttributes are a member_clusters block's: the member and its kubeconfig.
+func memberClusterAttributes() map[string]schema.Attribute {
+	attrs := kubeconfigAttributes("the member cluster")
+	attrs["name"] = schema.StringAttribute{Required: true, MarkdownDescription: "The member cluster's name in the fleet."}
+	return attrs
 }
 
 func (m azureModel) settings() auth.Settings {
@@ -141,17 +154,19 @@ func azureBlock() schema.SingleNestedBlock {
 			"authority_host":            str("The Microsoft Entra host that issues tokens, for a custom endpoint."+env(auth.EnvAuthorityHost), false),
 			"ca_certificate_path": str("A CA certificate (PEM) to trust besides the system's, for endpoints with a private certificate "+
 				"authority."+env(EnvCACertificatePath), false),
-			"hub_cluster": schema.SingleNestedAttribute{Optional: true, Attributes: kubeconfigAttributes("the fleet hub cluster"),
+			"upgrade_duration": str("How long one member's upgrade takes, for the rollout previews' time estimates, as a Go duration "+
+				"(default `"+azure.DefaultUpgradeDuration.String()+"`)."+env(EnvAzureUpgradeDuration), false),
+		},
+		Blocks: map[string]schema.Block{
+			"hub_cluster": schema.SingleNestedBlock{Attributes: kubeconfigAttributes("the fleet hub cluster"),
 				MarkdownDescription: "How to reach the fleet hub cluster's Kubernetes API, where placements live. Default: the kubeconfig " +
 					"of the fleet's `listCredentials`. Either way a `kubelogin` (Microsoft Entra ID) user gets its tokens from this block's " +
 					"credential: no `kubelogin` binary is needed. Environment: `" + EnvHubKubeconfig + "`, `" + EnvHubContext + "`."},
-			"member_clusters": schema.MapNestedAttribute{Optional: true, NestedObject: schema.NestedAttributeObject{Attributes: kubeconfigAttributes("the member cluster")},
-				MarkdownDescription: "How to reach member clusters' Kubernetes APIs, where NodePools live, by member name. A member not " +
+			"member_clusters": schema.ListNestedBlock{NestedObject: schema.NestedBlockObject{Attributes: memberClusterAttributes()},
+				MarkdownDescription: "How to reach a member cluster's Kubernetes API, where NodePools live: one block per member. A member not " +
 					"listed is reached with its managed cluster's user credentials (`listClusterUserCredential`), tokens from this block's " +
 					"credential for Microsoft Entra ID clusters. A member cluster is contacted only to read or change a NodePool that exists, " +
 					"never to plan a new one."},
-			"upgrade_duration": str("How long one member's upgrade takes, for the rollout previews' time estimates, as a Go duration "+
-				"(default `"+azure.DefaultUpgradeDuration.String()+"`)."+env(EnvAzureUpgradeDuration), false),
 		},
 	}
 }
@@ -254,12 +269,18 @@ func azureConfig(m azureModel, diags *diag.Diagnostics) (azure.Config, bool) {
 	if cfg.HubCluster != nil {
 		checkKubeconfig(attr("hub_cluster"), "the fleet hub cluster (azure.hub_cluster)", *cfg.HubCluster)
 	}
-	for name, k := range m.MemberClusters {
+	for i, k := range m.MemberClusters {
 		if cfg.MemberClusters == nil {
 			cfg.MemberClusters = map[string]azure.KubeconfigSource{}
 		}
-		cfg.MemberClusters[name] = k.source()
-		checkKubeconfig(attr("member_clusters").AtMapKey(name), fmt.Sprintf("member cluster %q (azure.member_clusters)", name), k.source())
+		at := attr("member_clusters").AtListIndex(i)
+		if _, dup := cfg.MemberClusters[k.Name]; dup {
+			diags.AddAttributeError(at.AtName("name"), "Duplicate member cluster", fmt.Sprintf("Member cluster %q has two "+
+				"azure.member_clusters blocks: keep one.", k.Name))
+			continue
+		}
+		cfg.MemberClusters[k.Name] = k.source()
+		checkKubeconfig(at, fmt.Sprintf("member cluster %q (azure.member_clusters)", k.Name), k.source())
 	}
 	return cfg, !diags.HasError()
 }

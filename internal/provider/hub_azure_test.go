@@ -68,12 +68,21 @@ func TestAccAzureApplyThroughFaults(t *testing.T) {
 		return e.config(nil) + fmt.Sprintf(`
 resource "aks_fleet_update_strategy" "s" {
   name   = "faulty"
-  stages = [{ name = "canary", groups = [{ name = "canary" }], after_stage_wait_in_seconds = %d }]
+  stages {
+    name = "canary"
+    groups {
+      name = "canary"
+    }
+    after_stage_wait_in_seconds = %d
+  }
 }
 resource "aks_fleet_update_run" "r" {
   name               = "faulty"
   update_strategy_id = aks_fleet_update_strategy.s.id
-  upgrade            = { type = "Full", kubernetes_version = "1.33.2" }
+  upgrade {
+    type = "Full"
+    kubernetes_version = "1.33.2"
+  }
 }
 `, wait)
 	}
@@ -143,9 +152,14 @@ users: [{name: u, user: {token: not-a-secret}}]
 contexts: [{name: gone, context: {cluster: gone, user: u}}]
 current-context: gone
 `)
-	cfg := strings.Replace(e.config(nil), "  }\n}\n", fmt.Sprintf(`    member_clusters = {
-      "aks-east-prod-01" = { kubeconfig_path = %q }
-      "aks-east-dev-01"  = { kubeconfig_path = %q, context = "gone" }
+	cfg := strings.Replace(e.config(nil), "  }\n}\n", fmt.Sprintf(`    member_clusters {
+      name            = "aks-east-prod-01"
+      kubeconfig_path = %q
+    }
+    member_clusters {
+      name            = "aks-east-dev-01"
+      kubeconfig_path = %q
+      context         = "gone"
     }
   }
 }
@@ -155,13 +169,24 @@ current-context: gone
 resource "aks_nap_nodepool" "np" {
   cluster  = "` + cluster + `"
   name     = "general"
-  template = { node_class_ref = { group = "karpenter.azure.com", kind = "AKSNodeClass", name = "default" } }
+  template {
+    node_class_ref {
+      group = "karpenter.azure.com"
+      kind = "AKSNodeClass"
+      name = "default"
+    }
+  }
 }`
 	}
 	// A kubeconfig that cannot be loaded is known without contacting anyone: it fails at plan.
-	missing := strings.Replace(e.config(nil), "  }\n}\n", fmt.Sprintf(`    member_clusters = {
-      "aks-east-prod-01" = { kubeconfig_path = %q }
-      "aks-east-dev-01"  = { kubeconfig_path = %q, context = "other" }
+	missing := strings.Replace(e.config(nil), "  }\n}\n", fmt.Sprintf(`    member_clusters {
+      name            = "aks-east-prod-01"
+      kubeconfig_path = %q
+    }
+    member_clusters {
+      name            = "aks-east-dev-01"
+      kubeconfig_path = %q
+      context         = "other"
     }
   }
 }

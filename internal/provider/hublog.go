@@ -69,6 +69,8 @@ func outcome(err error) string {
 
 func (l loggedHub) Now() time.Time { return l.next.Now() }
 
+func (l loggedHub) Identity() hub.FleetRef { return l.next.Identity() }
+
 func (l loggedHub) Fleet(ctx context.Context) (*fleet.Fleet, error) {
 	return logCall(ctx, "GetFleet", "fleet", nil, func() (*fleet.Fleet, error) { return l.next.Fleet(ctx) })
 }

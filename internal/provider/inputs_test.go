@@ -21,7 +21,10 @@ import (
 func TestAccInputs_numbers(t *testing.T) {
 	cfg := providerConfig(t, "")
 	cases := []struct{ config, want string }{
-		{simplePlacement("", `policy = { placement_type = "PickN", number_of_clusters = 2.5 }`), "policy.number_of_clusters: 2.5 is not a whole number"},
+		{simplePlacement("", `policy {
+  placement_type = "PickN"
+  number_of_clusters = 2.5
+}`), "policy.number_of_clusters: 2.5 is not a whole number"},
 		{simplePlacement("", `preview_limit = 2.5`), "preview_limit: 2.5 is not allowed: write a whole number from 1 to 10000"},
 		{strings.Replace(nodePoolConfig(`team = "web"`, `{ nodes = "10%" }`), `name    = "default"`, "name    = \"default\"\n  weight  = 1e30", 1),
 			"weight: weight must be a whole number from 1 to 100, got 1000000000000000000000000000000"},

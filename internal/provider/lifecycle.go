@@ -14,11 +14,14 @@ import (
 	tfattr "github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/azure/armfleet"
 )
 
 // The lifecycle every resource shares, as plain helpers in the style of the
@@ -428,5 +431,45 @@ func hubError(diags *diag.Diagnostics, op string, obj objectRef, err error) {
 	default:
 		diags.AddError("Cannot "+op+" "+obj.Kind, obj.String()+": "+err.Error()+". Check that the hub is reachable "+
 			"(on the mock hub: that mock.state_path is writable and not held by another process) and try again.")
+	}
+}
+
+// refuseTakenName refuses at plan the create of an object whose name is
+// taken on the hub (by hand, or by another state): found only at apply, the
+// create would fail after the resources before it were applied; it reports
+// whether it refused. A replacement — of a tainted object, or one whose
+// change requires it — is planned as a create too, but Terraform hands it
+// the replaced object's private state, which records the version it was
+// last read at: the name is its own. get reads the name on the hub; when
+// the hub cannot tell at plan (a member cluster not reachable yet), apply's
+// If-None-Match still decides. A name not known yet is checked at apply.
+func refuseTakenName(ctx context.Context, req resource.ModifyPlanRequest, h hub.Hub, obj objectRef, nameUnknown bool, get func() error, diags *diag.Diagnostics) bool {
+	if !req.State.Raw.IsNull() || nameUnknown || h == nil || savedVersion(ctx, req.Private, diags).ETag != "" || diags.HasError() {
+		return diags.HasError()
+	}
+	err := get()
+	switch {
+	case errors.Is(err, hub.ErrNotFound):
+		return false
+	case err != nil:
+		tflog.Debug(ctx, "cannot tell at plan whether the name is taken; apply will", map[string]any{"object": obj.String(), "error": err.Error()})
+		return false
+	}
+	diags.AddError("Already exists", fmt.Sprintf("%s already exists on the hub, created outside this configuration (by hand, or by "+
+		"another Terraform state): creating it would fail at apply. Manage the existing object instead: import it, with an "+
+		"import block beside this resource\n\n  import {\n    to = %s.<this resource's name>\n    id = %q\n  }\n\nor with\n\n  "+
+		"terraform import %s.<this resource's name> %s\n\nor give this resource another name.", obj, obj.Kind, obj.ID, obj.Kind, obj.ID))
+	return true
+}
+
+// checkStrategyInFleet refuses at plan an update_strategy_id that is the
+// ARM id of another fleet's strategy (inFleet): the run or profile would
+// follow this fleet's strategy of the same name.
+func checkStrategyInFleet(h hub.Hub, id string, unknown unknownPaths, diags *diag.Diagnostics) {
+	if id == "" || unknown.covers(field.Root("update_strategy_id")) {
+		return
+	}
+	if _, err := inFleet(h, armfleet.UpdateStrategies, id); err != nil {
+		diags.AddAttributeError(path.Root("update_strategy_id"), "Invalid update strategy id", "update_strategy_id: "+err.Error()+".")
 	}
 }

@@ -82,7 +82,9 @@ const (
 
 // worldConfig is every resource type, each guarded by its preview data
 // source when guarded names it. pools are the budgets of the pools default
-// and lunch; without pools only the pools are configured.
+// and lunch; without pools only the pools are configured. A preview data
+// source and its resource take the same blocks (written once here, as a
+// configuration writes them twice).
 func worldConfig(guarded map[string]bool, defaultBudgets, lunchBudgets string, pools bool) string {
 	g := func(name, ds string) string {
 		if !guarded[name] {
@@ -95,76 +97,102 @@ func worldConfig(guarded map[string]bool, defaultBudgets, lunchBudgets string, p
 data "aks_nap_disruption_preview" %[1]q {
   cluster  = "w-1"
   nodepool = %[1]q
-  budgets  = [%[2]s]
-}
+%[2]s}
 resource "aks_nap_nodepool" %[1]q {
   cluster = "w-1"
   name    = %[1]q
-  template = {
-    node_class_ref = { group = "karpenter.azure.com", kind = "AKSNodeClass", name = "default" }
+  template {
+    node_class_ref {
+      group = "karpenter.azure.com"
+      kind  = "AKSNodeClass"
+      name  = "default"
+    }
   }
-  disruption = {
+  disruption {
     consolidate_after = "5m"
-    budgets           = [%[2]s]
-  }
+%[2]s  }
 %[3]s}
-`, name, budgets, g(name, "data.aks_nap_disruption_preview."+name))
+`, name, blocksOf("budgets", budgets), g(name, "data.aks_nap_disruption_preview."+name))
 	}
 	cfg := pool("default", defaultBudgets) + pool("lunch", lunchBudgets)
 	if !pools {
 		return cfg
 	}
-	return cfg + `
-locals {
-  by_cpu = {
+	const byCPU = `
+  policy {
     placement_type     = "PickN"
     number_of_clusters = 2
-    affinity = {
-      required  = [{ label_selector = { match_labels = { env = "prod" } } }]
-      preferred = [{ weight = 100, preference = { property_sorter = { name = "resources.kubernetes-fleet.io/available-cpu", sort_order = "Descending" } } }]
+    affinity {
+      required {
+        label_selector { match_labels = { env = "prod" } }
+      }
+      preferred {
+        weight = 100
+        preference {
+          property_sorter {
+            name       = "resources.kubernetes-fleet.io/available-cpu"
+            sort_order = "Descending"
+          }
+        }
+      }
     }
   }
-  all_prod = { affinity = { required = [{ label_selector = { match_labels = { env = "prod" } } }] } }
-  stages   = [{ name = "canary", groups = [{ name = "canary" }] }, { name = "waves", groups = [{ name = "wave", max_concurrency = "3" }] }]
-  upgrade  = { type = "ControlPlaneOnly", kubernetes_version = "1.33.2" }
-}
-
+`
+	const allProd = `
+  policy {
+    affinity {
+      required {
+        label_selector { match_labels = { env = "prod" } }
+      }
+    }
+  }
+`
+	const web = `
+  resource_selectors {
+    version = "v1"
+    kind    = "Namespace"
+    name    = "web"
+  }
+`
+	const upgrade = `
+  upgrade {
+    type               = "ControlPlaneOnly"
+    kubernetes_version = "1.33.2"
+  }
+`
+	const stages = `
+  stages {
+    name = "canary"
+    groups { name = "canary" }
+  }
+  stages {
+    name = "waves"
+    groups {
+      name            = "wave"
+      max_concurrency = "3"
+    }
+  }
+`
+	return cfg + `
 data "aks_fleet_placement_preview" "by_cpu" {
-  name   = "by-cpu"
-  policy = local.by_cpu
-}
+  name   = "by-cpu"` + byCPU + `}
 resource "aks_fleet_placement" "by_cpu" {
-  name               = "by-cpu"
-  resource_selectors = [{ version = "v1", kind = "Namespace", name = "web" }]
-  policy             = local.by_cpu
-` + g("by-cpu", "data.aks_fleet_placement_preview.by_cpu") + `}
+  name = "by-cpu"` + web + byCPU + g("by-cpu", "data.aks_fleet_placement_preview.by_cpu") + `}
 
 data "aks_fleet_placement_preview" "all_prod" {
-  name   = "all-prod"
-  policy = local.all_prod
-}
+  name = "all-prod"` + allProd + `}
 resource "aks_fleet_placement" "all_prod" {
-  name               = "all-prod"
-  resource_selectors = [{ version = "v1", kind = "Namespace", name = "web" }]
-  policy             = local.all_prod
-` + g("all-prod", "data.aks_fleet_placement_preview.all_prod") + `}
+  name = "all-prod"` + web + allProd + g("all-prod", "data.aks_fleet_placement_preview.all_prod") + `}
 
 resource "aks_fleet_update_strategy" "waves" {
-  name   = "waves"
-  stages = local.stages
-}
+  name = "waves"` + stages + `}
 data "aks_fleet_update_preview" "rollout" {
-  name    = "rollout"
-  stages  = local.stages
-  upgrade = local.upgrade
-  start   = true
-}
+  name  = "rollout"
+  start = true` + stages + upgrade + `}
 resource "aks_fleet_update_run" "rollout" {
   name               = "rollout"
   update_strategy_id = aks_fleet_update_strategy.waves.id
-  upgrade            = local.upgrade
-  start              = true
-` + g("rollout", "data.aks_fleet_update_preview.rollout") + `}
+  start              = true` + upgrade + g("rollout", "data.aks_fleet_update_preview.rollout") + `}
 
 data "aks_fleet_autoupgrade_preview" "rapid" {
   name     = "rapid"

@@ -50,7 +50,12 @@ func TestAccLifecycle_defaultingHubKeepsThePlanEmpty(t *testing.T) {
 		return `
 resource "aks_fleet_update_strategy" "s" {
   name   = "s"
-  stages = [{ name = "one", groups = [{ name = "` + group + `" }] }]
+  stages {
+    name = "one"
+    groups {
+      name = "` + group + `"
+    }
+  }
 }
 resource "aks_fleet_autoupgrade_profile" "p" {
   name               = "p"
@@ -61,15 +66,30 @@ resource "aks_fleet_autoupgrade_profile" "p" {
 resource "aks_fleet_update_run" "r" {
   name                 = "r"
   update_strategy_id   = aks_fleet_update_strategy.s.id
-  upgrade              = { type = "ControlPlaneOnly", kubernetes_version = "1.33.2" }
+  upgrade {
+    type = "ControlPlaneOnly"
+    kubernetes_version = "1.33.2"
+  }
   start                = true
 }
 `
 	}
 	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: providersWith(hubtest.Defaulting), Steps: []resource.TestStep{
-		{Config: cfg + simplePlacement("", `policy = { placement_type = "PickN", number_of_clusters = 2, topology_spread_constraints = [{ topology_key = "region" }] }`) +
+		{Config: cfg + simplePlacement("", `policy {
+  placement_type = "PickN"
+  number_of_clusters = 2
+  topology_spread_constraints {
+    topology_key = "region"
+  }
+}`) +
 			nodePoolConfig(`team = "web"`, `{ nodes = "20%" }`) + updates("canary", false)},
-		{Config: cfg + simplePlacement("", `policy = { placement_type = "PickN", number_of_clusters = 3, topology_spread_constraints = [{ topology_key = "region" }] }`) +
+		{Config: cfg + simplePlacement("", `policy {
+  placement_type = "PickN"
+  number_of_clusters = 3
+  topology_spread_constraints {
+    topology_key = "region"
+  }
+}`) +
 			nodePoolConfig(`team = "api"`, `{ nodes = "20%" }`) + updates("wave-1", false),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectResourceAction(plAddr, plancheck.ResourceActionUpdate),
@@ -85,7 +105,13 @@ resource "aks_fleet_update_run" "r" {
 		},
 		{
 			// Only the profile changes: planned as written, node_image_selection still unset.
-			Config: cfg + simplePlacement("", `policy = { placement_type = "PickN", number_of_clusters = 3, topology_spread_constraints = [{ topology_key = "region" }] }`) +
+			Config: cfg + simplePlacement("", `policy {
+  placement_type = "PickN"
+  number_of_clusters = 3
+  topology_spread_constraints {
+    topology_key = "region"
+  }
+}`) +
 				nodePoolConfig(`team = "api"`, `{ nodes = "20%" }`) + updates("wave-1", true),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectResourceAction("aks_fleet_autoupgrade_profile.p", plancheck.ResourceActionUpdate),
@@ -246,12 +272,21 @@ func TestAccLifecycle_errorBesideAnUnknownValue(t *testing.T) {
 	unknown := `resource "terraform_data" "v" { input = "web" }`
 	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviders, Steps: []resource.TestStep{
 		{
-			Config: cfg + unknown + simplePlacement("", `policy = {
-    placement_type     = "PickN"
-    number_of_clusters = 2
-    affinity = { required = [{ label_selector = { match_labels = { team = terraform_data.v.output } } }] }
-    topology_spread_constraints = [{ topology_key = "region", when_unsatisfiable = "Sometimes" }]
-  }`),
+			Config: cfg + unknown + simplePlacement("", `policy {
+  placement_type     = "PickN"
+  number_of_clusters = 2
+  affinity {
+      required {
+        label_selector {
+          match_labels = { team = terraform_data.v.output }
+        }
+      }
+    }
+  topology_spread_constraints {
+      topology_key = "region"
+      when_unsatisfiable = "Sometimes"
+    }
+}`),
 			ExpectError: expectError(`policy.topology_spread_constraints[0].when_unsatisfiable`),
 		},
 		{
@@ -267,9 +302,16 @@ func TestAccLifecycle_errorBesideAnUnknownValue(t *testing.T) {
 func TestAccLifecycle_noFalseErrorsFromUnknownValues(t *testing.T) {
 	cfg := providerConfig(t, "")
 	for _, c := range []struct{ input, config string }{
-		{`"PickFixed"`, simplePlacement("", `policy = { placement_type = terraform_data.t.output, cluster_names = ["aks-east-prod-01"] }`)},
-		{`"Exists"`, simplePlacement("", `policy = { tolerations = [{ operator = terraform_data.t.output }] }`)},
-		{`["D", "E"]`, strings.Replace(nodePoolConfig(`team = "web"`, `{ nodes = "10%" }`), `values = ["D", "E"] }`, `values = terraform_data.t.output, min_values = 2 }`, 1)},
+		{`"PickFixed"`, simplePlacement("", `policy {
+  placement_type = terraform_data.t.output
+  cluster_names = ["aks-east-prod-01"]
+}`)},
+		{`"Exists"`, simplePlacement("", `policy {
+  tolerations {
+    operator = terraform_data.t.output
+  }
+}`)},
+		{`["D", "E"]`, strings.Replace(nodePoolConfig(`team = "web"`, `{ nodes = "10%" }`), `values = ["D", "E"]`, "values = terraform_data.t.output\n      min_values = 2", 1)},
 	} {
 		resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviders, Steps: []resource.TestStep{
 			{Config: cfg + `resource "terraform_data" "t" { input = ` + c.input + ` }` + c.config},
@@ -341,7 +383,10 @@ func TestAccLifecycle_importFromADefaultingHubConverges(t *testing.T) {
 import {
   to = aks_fleet_placement.test
   id = "web"
-}` + simplePlacement("", `policy = { placement_type = "PickN", number_of_clusters = 2 }`),
+}` + simplePlacement("", `policy {
+  placement_type = "PickN"
+  number_of_clusters = 2
+}`),
 		ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(plAddr, plancheck.ResourceActionNoop)}},
 		// plugin-testing then requires the refreshed plan to be empty.
 	}}})

@@ -297,7 +297,7 @@ func rolloutLine(r placement.Rollout) string {
 // Both earlier versions upgrade to the current one: the preview is dropped
 // and the status keeps what it said, counted.
 func (r *placementResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
-	return upgraders("placement", []int64{0, 1}, upgradePlacementState)
+	return blockUpgraders("placement", fleetPlacementSchemaV2(), []int64{0, 1}, upgradePlacementState)
 }
 
 // upgradePlacementState drops the preview and counts the status's clusters.

@@ -25,18 +25,39 @@ func TestAccPreviewPlanLines(t *testing.T) {
 		return `
 resource "aks_fleet_placement" "everywhere" {
   name               = "everywhere"
-  resource_selectors = [{ version = "v1", kind = "Namespace", name = "` + selector + `" }]
-  policy             = { tolerations = [{ key = "dedicated", operator = "Exists" }] }
+  resource_selectors {
+    version = "v1"
+    kind = "Namespace"
+    name = "` + selector + `"
+  }
+  policy {
+    tolerations {
+      key = "dedicated"
+      operator = "Exists"
+    }
+  }
 }
 
 resource "aks_fleet_placement" "best" {
   name               = "best"
-  resource_selectors = [{ version = "v1", kind = "Namespace", name = "web" }]
-  policy = {
+  resource_selectors {
+    version = "v1"
+    kind = "Namespace"
+    name = "web"
+  }
+  policy {
     placement_type     = "PickN"
     number_of_clusters = 10
-    affinity = {
-      preferred = [{ weight = 100, preference = { property_sorter = { name = "resources.kubernetes-fleet.io/available-cpu", sort_order = "Descending" } } }]
+    affinity {
+      preferred {
+        weight = 100
+        preference {
+          property_sorter {
+            name = "resources.kubernetes-fleet.io/available-cpu"
+            sort_order = "Descending"
+          }
+        }
+      }
     }
   }
 }
@@ -70,13 +91,21 @@ resource "aks_fleet_placement" "best" {
 resource "aks_nap_nodepool" "default" {
   cluster = "aks-east-prod-01"
   name    = "default"
-  template = {
-    node_class_ref = { group = "karpenter.azure.com", kind = "AKSNodeClass", name = "default" }
-    requirements   = [{ key = "karpenter.azure.com/sku-family", operator = "In", values = ["D", "E"] }]
+  template {
+    node_class_ref {
+      group = "karpenter.azure.com"
+      kind = "AKSNodeClass"
+      name = "default"
+    }
+    requirements {
+      key = "karpenter.azure.com/sku-family"
+      operator = "In"
+      values = ["D", "E"]
+    }
   }
-  disruption = {
+  disruption {
     consolidate_after = "5m"
-    budgets           = [` + budgets + `]
+` + blocksOf("budgets", budgets) + `
   }
 }
 `

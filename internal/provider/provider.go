@@ -86,7 +86,8 @@ func (p *aksProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 			"mock": schema.SingleNestedBlock{
 				MarkdownDescription: "The embedded mock hub: a simulated fleet described by an inventory file, with " +
 					"state kept in an embedded database. Every attribute can also be set with an environment variable; " +
-					"the configuration wins over the environment.",
+					"the configuration wins over the environment. In Resource Manager's terms the mock fleet is `" + mock.MockFleet.ID() +
+					"`: an ARM id given for one of its objects (an import, `update_strategy_id`) must name it.",
 				Attributes: map[string]schema.Attribute{
 					"fleet_file": schema.StringAttribute{
 						Optional: true,

@@ -116,3 +116,51 @@ func (a anyElementMatches) CheckValue(v any) error {
 }
 
 func (a anyElementMatches) String() string { return "any element matching " + string(a) }
+
+// blocksOf writes HCL objects (`{ a = 1, b = [2, 3] }, { a = 4 }`, as test
+// tables list them) as blocks of name, one per object.
+func blocksOf(name, objects string) string {
+	var out, item strings.Builder
+	depth, quoted := 0, false
+	flush := func() {
+		if s := strings.TrimSpace(item.String()); s != "" {
+			out.WriteString("  " + s + "\n")
+		}
+		item.Reset()
+	}
+	for i := 0; i < len(objects); i++ {
+		c := objects[i]
+		switch {
+		case quoted:
+			item.WriteByte(c)
+			if c == '\\' && i+1 < len(objects) {
+				i++
+				item.WriteByte(objects[i])
+			} else if c == '"' {
+				quoted = false
+			}
+		case c == '"':
+			quoted = true
+			item.WriteByte(c)
+		case c == '{' && depth == 0:
+			out.WriteString(name + " {\n")
+			depth++
+		case c == '}' && depth == 1:
+			flush()
+			out.WriteString("}\n")
+			depth--
+		case c == ',' && depth == 1:
+			flush()
+		case depth == 0:
+			// the commas and spaces between objects
+		default:
+			if c == '[' || c == '{' {
+				depth++
+			} else if c == ']' || c == '}' {
+				depth--
+			}
+			item.WriteByte(c)
+		}
+	}
+	return out.String()
+}

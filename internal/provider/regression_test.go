@@ -21,7 +21,12 @@ func simplePlacement(selector, extra string) string {
 	return `
 resource "aks_fleet_placement" "test" {
   name               = "web"
-  resource_selectors = [{ ` + selector + ` version = "v1", kind = "Namespace", name = "web" }]
+  resource_selectors {
+    ` + selector + `
+    version = "v1"
+    kind    = "Namespace"
+    name    = "web"
+  }
   ` + extra + `
 }`
 }
@@ -32,7 +37,7 @@ func TestAccRegression_emptyStrategyKeepsPreview(t *testing.T) {
 	cfg := providerConfig(t, "")
 	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviders, Steps: []resource.TestStep{
 		{Config: cfg + simplePlacement("", "")},
-		{Config: cfg + simplePlacement("", "strategy = {}")},
+		{Config: cfg + simplePlacement("", "strategy {}")},
 	}})
 }
 
@@ -52,7 +57,7 @@ func TestAccRegression_importWithExplicitEmptyGroup(t *testing.T) {
 import {
   to = aks_fleet_placement.test
   id = "web"
-}` + simplePlacement(`group = "",`, ""),
+}` + simplePlacement(`group = ""`, ""),
 	}}})
 }
 
@@ -86,8 +91,14 @@ func TestAccRegression_renameIsAReplacement(t *testing.T) {
 		return `
 resource "aks_fleet_placement" "test" {
   name               = "` + name + `"
-  resource_selectors = [{ version = "v1", kind = "Namespace", name = "web" }]
-  policy             = { tolerations = [` + toleration + `] }
+  resource_selectors {
+    version = "v1"
+    kind = "Namespace"
+    name = "web"
+  }
+  policy {
+` + blocksOf("tolerations", toleration) + `
+  }
 }`
 	}
 	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviders, Steps: []resource.TestStep{
@@ -106,12 +117,19 @@ func TestAccRegression_unknownValues(t *testing.T) {
 	unknownNamespace := `resource "terraform_data" "ns" { input = "api" }`
 	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviders, Steps: []resource.TestStep{
 		{
-			Config:      cfg + unknownNamespace + strings.Replace(simplePlacement("", `policy = { placement_type = "PickSome" }`), `name = "web" }`, `name = terraform_data.ns.output }`, 1),
+			Config: cfg + unknownNamespace + strings.Replace(simplePlacement("", `policy {
+  placement_type = "PickSome"
+}`), `name    = "web"`, `name    = terraform_data.ns.output`, 1),
 			ExpectError: expectError(`policy.placement_type: "PickSome" is not a placement type`),
 		},
-		{Config: cfg + simplePlacement("", `policy = { placement_type = "PickN", number_of_clusters = 1 }`)},
+		{Config: cfg + simplePlacement("", `policy {
+  placement_type = "PickN"
+  number_of_clusters = 1
+}`)},
 		{
-			Config: cfg + unknownNamespace + strings.Replace(simplePlacement("", `policy = { placement_type = "PickAll" }`), `name = "web" }`, `name = terraform_data.ns.output }`, 1),
+			Config: cfg + unknownNamespace + strings.Replace(simplePlacement("", `policy {
+  placement_type = "PickAll"
+}`), `name    = "web"`, `name    = terraform_data.ns.output`, 1),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectResourceAction(plAddr, plancheck.ResourceActionReplace),
 				// The preview waits for the value: apply previews it.

@@ -17,6 +17,7 @@ import (
 	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/update"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/azure/armfleet"
 )
 
 var (
@@ -132,6 +133,7 @@ func (r *autoUpgradeProfileResource) Schema(_ context.Context, _ resource.Schema
 	} {
 		attrs[k] = v
 	}
+	attrs, blocks := configBlocks(attrs)
 	resp.Schema = rschema.Schema{
 		// Version 1: no preview attribute (designs/previews.md §7). A change
 		// of the state's shape bumps it and adds an upgrader from every
@@ -142,7 +144,8 @@ func (r *autoUpgradeProfileResource) Schema(_ context.Context, _ resource.Schema
 			"and starts it. `terraform plan` shows, when the profile is created or changed, what the channel resolves to now and what the " +
 			"run would do to every member, including the members auto-upgrade leaves behind (more than one minor behind, or " +
 			"outside the supported minors) and the manual upgrades that bring them back.",
-		Attributes: withTypes(attrs),
+		Attributes: attrs,
+		Blocks:     blocks,
 	}
 }
 
@@ -181,6 +184,13 @@ func (r *autoUpgradeProfileResource) ModifyPlan(ctx context.Context, req resourc
 	// §5): the channel's release a profile starts from, when it is created
 	// or retargeted, and the versions of a run it generates.
 	decides := true
+	if checkStrategyInFleet(r.hub, plan.UpdateStrategyID, unknown, &resp.Diagnostics); resp.Diagnostics.HasError() {
+		return
+	}
+	if refuseTakenName(ctx, req, r.hub, obj, unknown.covers(field.Root("name")),
+		func() error { _, err := r.hub.GetAutoUpgradeProfile(ctx, plan.Name); return err }, &resp.Diagnostics) {
+		return
+	}
 	if !req.State.Raw.IsNull() {
 		var prior autoUpgradeProfileModel
 		if _, ok := readValue(req.State.Raw, &prior, &resp.Diagnostics); !ok {
@@ -417,7 +427,11 @@ var profileARMID = regexp.MustCompile(`(?i)^/subscriptions/[^/]+/resourceGroups/
 func (r *autoUpgradeProfileResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	name := req.ID
 	if m := profileARMID.FindStringSubmatch(req.ID); m != nil {
-		name = m[1]
+		var err error
+		if name, err = inFleet(r.hub, armfleet.AutoUpgradeProfiles, req.ID); err != nil {
+			resp.Diagnostics.AddError("Invalid import id", err.Error()+".")
+			return
+		}
 	}
 	if err := update.ValidateName("auto-upgrade profile", name); err != nil {
 		resp.Diagnostics.AddError("Invalid import id", fmt.Sprintf("Import an auto-upgrade profile by its name, e.g. stable, or by its ARM id "+

@@ -46,7 +46,18 @@ regions:
 const profilesStrategy = `
 resource "aks_fleet_update_strategy" "s" {
   name   = "canary-first"
-  stages = [{ name = "canary", groups = [{ name = "canary" }] }, { name = "prod", groups = [{ name = "prod" }] }]
+  stages {
+    name = "canary"
+    groups {
+      name = "canary"
+    }
+  }
+  stages {
+    name = "prod"
+    groups {
+      name = "prod"
+    }
+  }
 }
 `
 
@@ -186,7 +197,7 @@ func TestAccAutoUpgradeProfile_previewTriggerGenerate(t *testing.T) {
 			{
 				ResourceName:            rapid,
 				ImportState:             true,
-				ImportStateId:           "/subscriptions/s/resourceGroups/rg/providers/Microsoft.ContainerService/fleets/f/autoUpgradeProfiles/rapid",
+				ImportStateId:           testFleet().ID() + "/autoUpgradeProfiles/rapid",
 				ImportStateVerify:       true,
 				ImportStateVerifyIgnore: []string{"status"},
 			},
@@ -205,7 +216,12 @@ func TestAccAutoUpgradeProfile_newStrategyReplaces(t *testing.T) {
 		return p + fmt.Sprintf(`
 resource "aks_fleet_update_strategy" "s" {
   name   = %q
-  stages = [{ name = "canary", groups = [{ name = "canary" }] }]
+  stages {
+    name = "canary"
+    groups {
+      name = "canary"
+    }
+  }
 }
 
 resource "aks_fleet_autoupgrade_profile" "p" {
@@ -377,8 +393,13 @@ import {
 
 resource "aks_fleet_update_run" "generated" {
   name                 = %q
-  upgrade              = { type = "Full", kubernetes_version = "1.32.6" }
-  node_image_selection = { type = "Latest" }
+  upgrade {
+    type = "Full"
+    kubernetes_version = "1.32.6"
+  }
+  node_image_selection {
+    type = "Latest"
+  }
   start                = true
 }
 

@@ -112,17 +112,21 @@ func (r *nodePoolResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 			"node_names": rschema.ListAttribute{ElementType: types.StringType, Computed: true, MarkdownDescription: "Node names, sorted."},
 		},
 	}
+	attrs, blocks := configBlocks(attrs)
 	resp.Schema = rschema.Schema{
-		// Version 2: no preview attribute (designs/previews.md §7); version 1
-		// had it one line per fact, version 0 as structured lists. A change
-		// of the state's shape bumps it and adds an upgrader from every
-		// earlier version to UpgradeState.
-		Version: 2,
+		// Version 3: configurable structures are blocks, `no_budgets`
+		// (designs/schema.md §1–§2); version 2 had no preview attribute
+		// (designs/previews.md §7); version 1 had it one line per fact,
+		// version 0 as structured lists. A change of the state's shape bumps
+		// it, freezes the prior schema (TestFreezeSchemas) and adds an
+		// upgrader from every earlier version to UpgradeState.
+		Version: 3,
 		MarkdownDescription: "A Karpenter `NodePool` (`karpenter.sh/v1`) run by AKS Node Auto Provisioning. Validates what Karpenter and " +
 			"AKS would reject — including cron schedules Kubernetes admits but Karpenter then fails on, blocking all disruption — and " +
 			"shows at plan, when the pool is created or changed, when the disruption budgets allow node churn, which nodes expire, " +
 			"and how many nodes a change drifts.",
-		Attributes: withTypes(attrs),
+		Attributes: attrs,
+		Blocks:     blocks,
 	}
 }
 
@@ -150,6 +154,10 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	var plan nodePoolModel
 	unknown, ok := readPlan(req.Plan, &plan, &resp.Diagnostics)
 	if !ok {
+		return
+	}
+	if refuseTakenName(ctx, req, r.hub, plan.ref(), unknown.covers(field.Root("cluster")) || unknown.covers(field.Root("name")),
+		func() error { _, err := r.hub.GetNodePool(ctx, plan.Cluster, plan.Name); return err }, &resp.Diagnostics) {
 		return
 	}
 	var before *nodepool.NodePool
@@ -195,13 +203,15 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 
 // UpgradeState: versions 0 and 1 held a preview (designs/previews.md §7).
 func (r *nodePoolResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
-	return upgraders("NodePool", []int64{0, 1}, dropPreview)
+	return blockUpgraders("NodePool", napNodepoolSchemaV2(), []int64{0, 1}, dropPreview)
 }
 
 // poolNodes are the nodes a pool's preview counts. A new pool has none, and
-// its cluster is not contacted to plan it (it may not exist yet, or not serve
-// NodePools yet): the fleet says whether it is a member. A pool that exists
-// shows its live nodes.
+// its preview does not need its cluster (which may not exist yet, or not
+// serve NodePools yet): the fleet says whether it is a member. (The plan of
+// a create reads the pool's name on the cluster when the cluster answers,
+// refuseTakenName; one that does not answer is no error at plan.) A pool
+// that exists shows its live nodes.
 func poolNodes(ctx context.Context, h hub.Hub, cluster, name string, create bool, diags *diag.Diagnostics) (hub.NodePoolStatus, bool) {
 	var live hub.NodePoolStatus
 	var err error
@@ -211,7 +221,7 @@ func poolNodes(ctx context.Context, h hub.Hub, cluster, name string, create bool
 		live, err = h.NodePoolNodes(ctx, cluster, name)
 	}
 	if errors.Is(err, hub.ErrNotFound) {
-		diags.AddAttributeError(path.Root("cluster"), "Unknown member cluster", "cluster: "+err.Error()+
+		diags.AddAttributeError(path.Root("cluster"), "Unknown member cluster", "cluster: "+strings.TrimPrefix(err.Error(), hub.ErrNotFound.Error()+": ")+
 			". Use the name of a member cluster (data.aks_fleet_member_clusters lists them).")
 		return live, false
 	}
@@ -234,8 +244,8 @@ func isMember(ctx context.Context, h hub.Hub, cluster string) error {
 	if err != nil {
 		return err
 	}
-	if _, ok := f.Cluster(cluster); !ok {
-		return fmt.Errorf("member cluster %q: %w in the fleet", cluster, hub.ErrNotFound)
+	if err := memberOf(f, cluster); err != nil {
+		return fmt.Errorf("%w: %v", hub.ErrNotFound, err)
 	}
 	return nil
 }
@@ -474,9 +484,21 @@ func (r *nodePoolResource) Delete(ctx context.Context, req resource.DeleteReques
 }
 
 func (r *nodePoolResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if c, n, ok := strings.Cut(req.ID, "/"); !ok || c == "" || n == "" || strings.Contains(n, "/") {
+	c, n, ok := strings.Cut(req.ID, "/")
+	if !ok || c == "" || n == "" || strings.Contains(n, "/") {
 		resp.Diagnostics.AddError("Invalid import id", "Import a NodePool as <cluster>/<nodepool>, e.g. aks-east-prod-01/default; got "+req.ID+".")
 		return
+	}
+	if r.hub != nil {
+		f, err := r.hub.Fleet(ctx)
+		if err != nil {
+			hubError(&resp.Diagnostics, opRead, objectRef{nodePoolType, req.ID}, err)
+			return
+		}
+		if err := memberOf(f, c); err != nil {
+			resp.Diagnostics.AddError("Invalid import id", "Import a NodePool as <cluster>/<nodepool>: "+err.Error()+".")
+			return
+		}
 	}
 	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
 }

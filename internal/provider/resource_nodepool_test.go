@@ -27,16 +27,22 @@ func nodePoolConfig(labels, budgets string) string {
 resource "aks_nap_nodepool" "test" {
   cluster = "aks-east-prod-01"
   name    = "default"
-  template = {
+  template {
     labels         = { ` + labels + ` }
-    node_class_ref = { group = "karpenter.azure.com", kind = "AKSNodeClass", name = "default" }
-    requirements = [
-      { key = "karpenter.azure.com/sku-family", operator = "In", values = ["D", "E"] },
-    ]
+    node_class_ref {
+      group = "karpenter.azure.com"
+      kind = "AKSNodeClass"
+      name = "default"
+    }
+    requirements {
+      key = "karpenter.azure.com/sku-family"
+      operator = "In"
+      values = ["D", "E"]
+    }
   }
-  disruption = {
+  disruption {
     consolidate_after = "30s"
-    budgets           = [` + budgets + `]
+` + blocksOf("budgets", budgets) + `
   }
 }`
 }
@@ -178,18 +184,32 @@ func TestAccNodePool_validation(t *testing.T) {
 	pool := func(template, disruption string) string { return cfg + issue9Pool(template, disruption) }
 	ok := `consolidate_after = "30s"`
 	cases := []struct{ config, want string }{
-		{pool(`requirements = [{ key = "karpenter.sh/capacity-type", operator = "Gtx", values = ["1"] }]`, ok), `template.requirements[0].operator:`},
-		{pool(`requirements = [{ key = "karpenter.sh/capacity-type", operator = "In", values = ["preemptible"] }]`, ok), `template.requirements[0]`},
+		{pool(`requirements {
+  key = "karpenter.sh/capacity-type"
+  operator = "Gtx"
+  values = ["1"]
+}`, ok), `template.requirements[0].operator:`},
+		{pool(`requirements {
+  key = "karpenter.sh/capacity-type"
+  operator = "In"
+  values = ["preemptible"]
+}`, ok), `template.requirements[0]`},
 		{pool(`labels = { "karpenter.sh/nodepool" = "x" }`, ok), `template.labels["karpenter.sh/nodepool"]:`},
 		{pool(`labels = { "kubernetes.azure.com/agentpool-name" = "x" }`, ok), `template.labels["kubernetes.azure.com/agentpool-name"]:`},
-		{pool(`taints = [{ key = "a", effect = "NoSchedule" }]
-startup_taints = [{ key = "a", effect = "NoSchedule" }]`, ok), `template.startup_taints[0]`},
+		{pool(`taints {
+  key = "a"
+  effect = "NoSchedule"
+}
+startup_taints {
+  key = "a"
+  effect = "NoSchedule"
+}`, ok), `template.startup_taints[0]`},
 		{pool(`expire_after = "30d"`, ok), `template.expire_after:`},
-		{pool("", `budgets = []`), `disruption.consolidate_after:`}, // an explicit block needs it
-		{pool("", ok+"\nbudgets = [{ nodes = \"0\", schedule = \"0 9 * * 7\", duration = \"8h\" }]"), `disruption.budgets[0].schedule:`},
-		{pool("", ok+"\nbudgets = [{ nodes = \"0\", schedule = \"0 0 * * sat-sun\", duration = \"8h\" }]"), `disruption.budgets[0].schedule:`},
-		{pool("", ok+"\nbudgets = [{ nodes = \"2147483648\" }]"), `disruption.budgets[0].nodes:`},
-		{pool("", ok+"\nbudgets = [{ nodes = \"1\", schedule = \"@daily\" }]"), `disruption.budgets[0]`},
+		{pool("", `no_budgets = true`), `disruption.consolidate_after:`}, // an explicit block needs it
+		{pool("", ok+"\n"+blocksOf("budgets", "{ nodes = \"0\", schedule = \"0 9 * * 7\", duration = \"8h\" }")), `disruption.budgets[0].schedule:`},
+		{pool("", ok+"\n"+blocksOf("budgets", "{ nodes = \"0\", schedule = \"0 0 * * sat-sun\", duration = \"8h\" }")), `disruption.budgets[0].schedule:`},
+		{pool("", ok+"\n"+blocksOf("budgets", "{ nodes = \"2147483648\" }")), `disruption.budgets[0].nodes:`},
+		{pool("", ok+"\n"+blocksOf("budgets", "{ nodes = \"1\", schedule = \"@daily\" }")), `disruption.budgets[0]`},
 		{pool("", ok+"\nconsolidation_policy = \"Always\""), `disruption.consolidation_policy:`},
 	}
 	steps := []resource.TestStep{}
@@ -197,7 +217,11 @@ startup_taints = [{ key = "a", effect = "NoSchedule" }]`, ok), `template.startup
 		steps = append(steps, resource.TestStep{Config: c.config, ExpectError: expectError(c.want), PlanOnly: true})
 	}
 	steps = append(steps, resource.TestStep{
-		Config: strings.Replace(pool("", ok), `"aks-east-prod-01"`, `"aks-nowhere-01"`, 1), ExpectError: expectError(`cluster: member cluster "aks-nowhere-01"`), PlanOnly: true,
+		Config: strings.Replace(pool("", ok), `"aks-east-prod-01"`, `"aks-nowhere-01"`, 1), ExpectError: expectError(`cluster: "aks-nowhere-01" is not a member cluster of the fleet`), PlanOnly: true,
+	}, resource.TestStep{
+		// A slip names the members closest to it.
+		Config: strings.Replace(pool("", ok), `"aks-east-prod-01"`, `"aks-east-prd-01"`, 1), PlanOnly: true,
+		ExpectError: expectError(`cluster: "aks-east-prd-01" is not a member cluster of the fleet; did you mean "aks-east-prod-01"`),
 	})
 	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviders, Steps: steps})
 }
@@ -207,15 +231,19 @@ startup_taints = [{ key = "a", effect = "NoSchedule" }]`, ok), `template.startup
 func issue9Pool(template, disruption string) string {
 	d := ""
 	if disruption != "" {
-		d = "\n  disruption = {\n" + disruption + "\n  }"
+		d = "\n  disruption {\n" + disruption + "\n  }"
 	}
 	return `
 resource "aks_nap_nodepool" "test" {
   cluster = "aks-east-prod-01"
   name    = "batch"
-  template = {
-    node_class_ref = { group = "karpenter.azure.com", kind = "AKSNodeClass", name = "default" }
-` + template + `
+  template {
+    node_class_ref {
+      group = "karpenter.azure.com"
+      kind = "AKSNodeClass"
+      name = "default"
+    }
+    ` + template + `
   }` + d + `
 }`
 }
@@ -234,9 +262,18 @@ func TestAccNodePool_rejectedLikeKarpenter(t *testing.T) {
 		// Item 8 — validateWellKnownValues (pkg/apis/v1/nodeclaim_validation.go): an In
 		// requirement none of whose values is known, or with fewer known values than
 		// minValues, is rejected; the AKS provider registers the closed sets.
-		{issue9Pool(`requirements = [{ key = "kubernetes.azure.com/scalesetpriority", operator = "In", values = ["low"] }]`, ok),
+		{issue9Pool(`requirements {
+  key = "kubernetes.azure.com/scalesetpriority"
+  operator = "In"
+  values = ["low"]
+}`, ok),
 			`template.requirements[0].values: none of ["low"] is a known value of kubernetes.azure.com/scalesetpriority`},
-		{issue9Pool(`requirements = [{ key = "karpenter.sh/capacity-type", operator = "In", values = ["spot", "reserved"], min_values = 2 }]`, ok),
+		{issue9Pool(`requirements {
+  key = "karpenter.sh/capacity-type"
+  operator = "In"
+  values = ["spot", "reserved"]
+  min_values = 2
+}`, ok),
 			`template.requirements[0].min_values: min_values is 2 but only 1 of ["spot" "reserved"] are known values`},
 		// Item 9 — the CRD: nodeClassRef.group pattern ^[^/]*$; labels maxProperties 100;
 		// reasons x-kubernetes-list-type set; a taint value's pattern needs a character.
@@ -244,8 +281,15 @@ func TestAccNodePool_rejectedLikeKarpenter(t *testing.T) {
 			`template.node_class_ref.group: group "karpenter.azure.com/v1beta1" contains '/'`},
 		{issue9Pool(`labels = { `+strings.Join(labels, ", ")+` }`, ok), `template.labels: at most 100 labels are allowed, got 101`},
 		{issue9Pool("", ok+`
-    budgets = [{ nodes = "1", reasons = ["Drifted", "Drifted"] }]`), `disruption.budgets[0].reasons: reason "Drifted" is listed twice`},
-		{issue9Pool(`taints = [{ key = "example.com/gpu", value = "", effect = "NoSchedule" }]`, ok),
+    budgets {
+      nodes = "1"
+      reasons = ["Drifted", "Drifted"]
+    }`), `disruption.budgets[0].reasons: reason "Drifted" is listed twice`},
+		{issue9Pool(`taints {
+  key = "example.com/gpu"
+  value = ""
+  effect = "NoSchedule"
+}`, ok),
 			`template.taints[0].value: taint value "" is not allowed: the CRD rejects an explicit empty value. Omit value`},
 		// Item 9 — the API server's object-metadata rules on the NodeClaims Karpenter creates
 		// (apimachinery ValidateAnnotations), and AKS Karpenter's IsRestrictedLabel for
@@ -253,15 +297,25 @@ func TestAccNodePool_rejectedLikeKarpenter(t *testing.T) {
 		{issue9Pool(`annotations = { "bad key" = "x" }`, ok), `template.annotations["bad key"]: annotation key "bad key" is not a qualified name`},
 		{issue9Pool(`labels = { "karpenter.azure.com/aksnodeclass" = "default" }`, ok),
 			`template.labels["karpenter.azure.com/aksnodeclass"]: label "karpenter.azure.com/aksnodeclass" is restricted: the AKS CRD admits it, but AKS Karpenter rejects it`},
-		{issue9Pool(`requirements = [{ key = "karpenter.azure.com/aksnodeclass", operator = "Exists" }]`, ok),
+		{issue9Pool(`requirements {
+  key = "karpenter.azure.com/aksnodeclass"
+  operator = "Exists"
+}`, ok),
 			`template.requirements[0].key: label "karpenter.azure.com/aksnodeclass" is restricted`},
 		// Item 12 — numbers: the CRD's int32 weight (1–100), minValues (1–50), and budget
 		// node counts that Karpenter reads as int32.
 		{strings.Replace(issue9Pool("", ok), `name    = "batch"`, "name    = \"batch\"\n  weight  = 2.5", 1), `weight: weight must be a whole number from 1 to 100, got 2.5`},
-		{issue9Pool(`requirements = [{ key = "karpenter.azure.com/sku-family", operator = "In", values = ["D", "E"], min_values = 1.5 }]`, ok),
+		{issue9Pool(`requirements {
+  key = "karpenter.azure.com/sku-family"
+  operator = "In"
+  values = ["D", "E"]
+  min_values = 1.5
+}`, ok),
 			`template.requirements[0].min_values: min_values must be a whole number from 1 to 50, got 1.5`},
 		{issue9Pool("", ok+`
-    budgets = [{ nodes = 99999999999999999999 }]`), `disruption.budgets[0].nodes: 99999999999999999999 is out of range: a node count must be from 0 to 2147483647`},
+    budgets {
+      nodes = 99999999999999999999
+    }`), `disruption.budgets[0].nodes: 99999999999999999999 is out of range: a node count must be from 0 to 2147483647`},
 	}
 	steps := []resource.TestStep{}
 	for _, c := range cases {
@@ -287,7 +341,15 @@ func TestAccNodePool_admittedLikeKarpenter(t *testing.T) {
 		}},
 		// Item 10 — an empty limits key (the CRD's limits admit any key) and a taint value
 		// with a prefix (the CRD's pattern and Karpenter's IsQualifiedName admit it).
-		{strings.Replace(issue9Pool(`taints = [{ key = "example.com/gpu", value = "example.com/a100", effect = "NoSchedule" }, { key = "example.com/spot", effect = "NoExecute" }]`, ""),
+		{strings.Replace(issue9Pool(`taints {
+  key = "example.com/gpu"
+  value = "example.com/a100"
+  effect = "NoSchedule"
+}
+taints {
+  key = "example.com/spot"
+  effect = "NoExecute"
+}`, ""),
 			`name    = "batch"`, "name    = \"batch\"\n  limits  = { \"\" = \"1\", cpu = \"100\" }", 1), nil},
 		// Item 7 — Balanced is in both CRDs' enum.
 		{issue9Pool("", `consolidate_after = "1m"
@@ -297,10 +359,16 @@ func TestAccNodePool_admittedLikeKarpenter(t *testing.T) {
 		// Item 8 — a mixed In list passes validateWellKnownValues; NotIn is not checked;
 		// kubernetes.io and k8s.io keys are not restricted by Karpenter v1.14.1 or the AKS CRD.
 		{issue9Pool(`labels = { "kubernetes.io/team" = "a", "kops.k8s.io/instancegroup" = "b" }
-    requirements = [
-      { key = "karpenter.sh/capacity-type", operator = "In", values = ["spot", "reserved"] },
-      { key = "kubernetes.azure.com/os-sku", operator = "NotIn", values = ["Windows2022"] },
-    ]`, `consolidate_after = "0s"`), nil},
+    requirements {
+      key = "karpenter.sh/capacity-type"
+      operator = "In"
+      values = ["spot", "reserved"]
+    }
+    requirements {
+      key = "kubernetes.azure.com/os-sku"
+      operator = "NotIn"
+      values = ["Windows2022"]
+    }`, `consolidate_after = "0s"`), nil},
 	} {
 		steps = append(steps,
 			resource.TestStep{Config: cfg + c.config, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: c.checks}},

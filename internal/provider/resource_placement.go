@@ -101,18 +101,22 @@ func (r *placementResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 			"conditions":          conditionsAttr(),
 		},
 	}
+	attrs, blocks := configBlocks(attrs)
 	resp.Schema = rschema.Schema{
-		// Version 2: no preview attribute, a status of counts
+		// Version 3: configurable structures are blocks (designs/schema.md
+		// §1); version 2 had no preview attribute and a status of counts
 		// (designs/previews.md §7); version 1 had the preview one line per
-		// cluster. A change of the state's shape bumps it and adds an
-		// upgrader from every earlier version to UpgradeState.
-		Version: 2,
+		// cluster. A change of the state's shape bumps it, freezes the prior
+		// schema (TestFreezeSchemas) and adds an upgrader from every earlier
+		// version to UpgradeState.
+		Version: 3,
 		MarkdownDescription: "A Fleet `ClusterResourcePlacement`: which member clusters get a set of hub resources. `terraform plan` " +
 			"shows the Fleet scheduler's decisions before anything is applied — the selected clusters and the best clusters left " +
 			"out, with their affinity and topology spread scores and the reason for each; on a change, the clusters it adds and " +
 			"releases — and warns when a policy cannot be fulfilled or selects on a property no cluster has. With " +
 			"`reviewed_preview`, apply refuses to select other clusters than the plan showed.",
-		Attributes: withTypes(attrs),
+		Attributes: attrs,
+		Blocks:     blocks,
 	}
 }
 
@@ -173,6 +177,10 @@ func (r *placementResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	var plan placementModel
 	unknown, ok := readPlan(req.Plan, &plan, &resp.Diagnostics)
 	if !ok {
+		return
+	}
+	if refuseTakenName(ctx, req, r.hub, objectRef{placementType, plan.Name}, unknown.covers(field.Root("name")),
+		func() error { _, err := r.hub.GetPlacement(ctx, plan.Name); return err }, &resp.Diagnostics) {
 		return
 	}
 	var prior *placementModel

@@ -171,16 +171,38 @@ func TestAccPlacement_fleetChangesKeepThePlanEmpty(t *testing.T) {
 	cfg := providerConfig(t, file) + `
 resource "aks_fleet_placement" "all_prod" {
   name               = "all-prod"
-  resource_selectors = [{ version = "v1", kind = "Namespace", name = "web" }]
-  policy = { affinity = { required = [{ label_selector = { match_labels = { env = "prod" } } }] } }
+  resource_selectors {
+    version = "v1"
+    kind = "Namespace"
+    name = "web"
+  }
+  policy {
+    affinity {
+      required {
+        label_selector {
+          match_labels = { env = "prod" }
+        }
+      }
+    }
+  }
 }
 resource "aks_fleet_placement" "two" {
   name               = "two"
-  resource_selectors = [{ version = "v1", kind = "Namespace", name = "web" }]
-  policy = {
+  resource_selectors {
+    version = "v1"
+    kind = "Namespace"
+    name = "web"
+  }
+  policy {
     placement_type     = "PickN"
     number_of_clusters = 2
-    affinity           = { required = [{ label_selector = { match_labels = { env = "prod" } } }] }
+    affinity {
+      required {
+        label_selector {
+          match_labels = { env = "prod" }
+        }
+      }
+    }
   }
 }` + heldData("all_prod", "aks_fleet_placement.all_prod") + heldData("two", "aks_fleet_placement.two")
 	resource.Test(t, resource.TestCase{
@@ -226,16 +248,25 @@ func TestAccPlacement_updates(t *testing.T) {
 		return cfg + `
 resource "aks_fleet_placement" "test" {
   name               = "app"
-  resource_selectors = [{ version = "v1", kind = "Namespace", name = "` + ns + `" }]
-  policy = {
+  resource_selectors {
+    version = "v1"
+    kind = "Namespace"
+    name = "` + ns + `"
+  }
+  policy {
     placement_type     = "` + placementType + `"
     number_of_clusters = ` + strconv.Itoa(n) + `
-    tolerations        = [` + tolerations + `]
-    affinity = {
-      preferred = [{
+` + blocksOf("tolerations", tolerations) + `
+    affinity {
+      preferred {
         weight     = 100
-        preference = { property_sorter = { name = "resources.kubernetes-fleet.io/available-cpu", sort_order = "Descending" } }
-      }]
+        preference {
+          property_sorter {
+            name = "resources.kubernetes-fleet.io/available-cpu"
+            sort_order = "Descending"
+          }
+        }
+      }
     }
   }
 }` + heldData("test", plAddr)
@@ -282,8 +313,15 @@ resource "aks_fleet_placement" "test" {
 				Config: cfg + `
 resource "aks_fleet_placement" "test" {
   name               = "app"
-  resource_selectors = [{ version = "v1", kind = "Namespace", name = "api" }]
-  policy             = { placement_type = "PickAll", tolerations = [` + gpu + `] }
+  resource_selectors {
+    version = "v1"
+    kind = "Namespace"
+    name = "api"
+  }
+  policy {
+    placement_type = "PickAll"
+` + blocksOf("tolerations", gpu) + `
+  }
 }`,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(plAddr, plancheck.ResourceActionReplace),
@@ -308,14 +346,30 @@ func TestAccPlacement_largeFleetPreviewIsBounded(t *testing.T) {
 			Config: providerConfig(t, file) + `
 resource "aks_fleet_placement" "test" {
   name               = "big"
-  resource_selectors = [{ version = "v1", kind = "Namespace", name = "web" }]
+  resource_selectors {
+    version = "v1"
+    kind = "Namespace"
+    name = "web"
+  }
   preview_limit      = 10
-  policy = {
+  policy {
     placement_type     = "PickN"
     number_of_clusters = 5
-    affinity = {
-      required  = [{ label_selector = { match_labels = { env = "prod" } } }]
-      preferred = [{ weight = 100, preference = { property_sorter = { name = "resources.kubernetes-fleet.io/available-cpu", sort_order = "Descending" } } }]
+    affinity {
+      required {
+        label_selector {
+          match_labels = { env = "prod" }
+        }
+      }
+      preferred {
+        weight = 100
+        preference {
+          property_sorter {
+            name = "resources.kubernetes-fleet.io/available-cpu"
+            sort_order = "Descending"
+          }
+        }
+      }
     }
   }
 }`,
@@ -350,11 +404,17 @@ clusters:
 		return provider + `
 resource "aks_fleet_placement" "test" {
   name               = "app"
-  resource_selectors = [{ version = "v1", kind = "Namespace", name = "web" }]
-  policy = {
+  resource_selectors {
+    version = "v1"
+    kind = "Namespace"
+    name = "web"
+  }
+  policy {
     placement_type              = "PickN"
     number_of_clusters          = ` + strconv.Itoa(n) + `
-    topology_spread_constraints = [{ topology_key = "zone" }]
+    topology_spread_constraints {
+      topology_key = "zone"
+    }
   }
 }`
 	}

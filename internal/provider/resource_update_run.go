@@ -25,6 +25,7 @@ import (
 	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/update"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/azure/armfleet"
 )
 
 var (
@@ -38,7 +39,7 @@ var (
 // UpgradeState: version 0 held a preview, and each member's line in status
 // (designs/previews.md §7); they are counted per state.
 func (r *updateRunResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
-	return upgraders("update run", []int64{0}, upgradeRunState)
+	return blockUpgraders("update run", fleetUpdateRunSchemaV1(), []int64{0}, upgradeRunState)
 }
 
 func upgradeRunState(attrs map[string]json.RawMessage) error {
@@ -175,7 +176,6 @@ func (r *updateRunResource) Schema(ctx context.Context, _ resource.SchemaRequest
 			"during an apply that waits for completion."},
 		"rerun_trigger": rschema.StringAttribute{Optional: true, MarkdownDescription: "Any value; changing it starts the run " +
 			"again if it has completed, failed or stopped, re-applying what was skipped or failed. Re-applying the same value re-runs nothing."},
-		"timeouts":         runTimeoutsAttr(ctx),
 		"reviewed_preview": reviewedPreviewAttr(reviewRun, "starting the run would upgrade, skip or fail other members, or take them to other versions, than reviewed"),
 		"status": rschema.SingleNestedAttribute{Computed: true, MarkdownDescription: "The run's progress, refreshed on every read " +
 			"(it moves with the hub's clock between commands). Members are counted per state, so that a plan stays readable " +
@@ -197,17 +197,22 @@ func (r *updateRunResource) Schema(ctx context.Context, _ resource.SchemaRequest
 	} {
 		attrs[k] = v
 	}
+	attrs, blocks := configBlocks(attrs)
+	blocks["timeouts"] = runTimeoutsBlock(ctx)
 	resp.Schema = rschema.Schema{
-		// Version 1: no preview attribute, members counted in status
-		// (designs/previews.md §7). A change of the state's shape bumps it
-		// and adds an upgrader from every earlier version to UpgradeState.
-		Version: 1,
+		// Version 2: configurable structures are blocks (designs/schema.md
+		// §1); version 1 had no preview attribute and members counted in
+		// status (designs/previews.md §7). A change of the state's shape
+		// bumps it, freezes the prior schema (TestFreezeSchemas) and adds an
+		// upgrader from every earlier version to UpgradeState.
+		Version: 2,
 		MarkdownDescription: "A Fleet Manager update run: one rollout of a Kubernetes or node image upgrade across the fleet, in " +
 			"the order of a strategy. `terraform plan` shows the rollout before anything starts — which member goes when, which " +
 			"will wait for a maintenance window or a regional release, which will be skipped and why — and, when an action " +
 			"changes its course (a start, a skip), what the run will now do; the run is then driven as code: start, stop, skip, " +
 			"approve gates, re-run. With `reviewed_preview`, apply refuses to start a run that would do otherwise than reviewed.",
-		Attributes: withTypes(attrs),
+		Attributes: attrs,
+		Blocks:     blocks,
 	}
 }
 
@@ -296,6 +301,13 @@ func (r *updateRunResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	var plan updateRunModel
 	unknown, ok := readPlan(req.Plan, &plan, &resp.Diagnostics)
 	if !ok {
+		return
+	}
+	if checkStrategyInFleet(r.hub, plan.UpdateStrategyID, unknown, &resp.Diagnostics); resp.Diagnostics.HasError() {
+		return
+	}
+	if refuseTakenName(ctx, req, r.hub, objectRef{updateRunType, plan.Name}, unknown.covers(field.Root("name")),
+		func() error { _, err := r.hub.GetUpdateRun(ctx, plan.Name); return err }, &resp.Diagnostics) {
 		return
 	}
 	prior := &updateRunModel{} // the zero model: a run being created
@@ -448,17 +460,17 @@ func (r *updateRunResource) Update(ctx context.Context, req resource.UpdateReque
 	r.record(ctx, req.Plan.Raw, &resp.State, resp.Private, m, w.run, &resp.Diagnostics)
 }
 
-// runTimeoutsAttr is terraform-plugin-framework-timeouts' attribute for
+// runTimeoutsBlock is terraform-plugin-framework-timeouts' block for
 // how long apply waits for the run.
-func runTimeoutsAttr(ctx context.Context) rschema.Attribute {
-	a := timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true,
+func runTimeoutsBlock(ctx context.Context) rschema.Block {
+	b := timeouts.Block(ctx, timeouts.Opts{Create: true, Update: true,
 		CreateDescription: "How long create waits for the run with `wait_for_completion` (a Go duration; default `60m`).",
 		UpdateDescription: "How long update waits for the run with `wait_for_completion` (a Go duration; default `60m`)."})
-	if sa, ok := a.(rschema.SingleNestedAttribute); ok {
-		sa.MarkdownDescription = "How long apply waits for the run with `wait_for_completion`."
-		return sa
+	if sb, ok := b.(rschema.SingleNestedBlock); ok {
+		sb.MarkdownDescription = "How long apply waits for the run with `wait_for_completion`."
+		return sb
 	}
-	return a
+	return b
 }
 
 func timeoutOf(t *runTimeouts, op string) time.Duration {
@@ -746,6 +758,13 @@ func (r *updateRunResource) Delete(ctx context.Context, req resource.DeleteReque
 // ImportState takes a run name or its ARM id (…/fleets/<f>/updateRuns/<name>).
 func (r *updateRunResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	name := req.ID[strings.LastIndex(req.ID, "/")+1:]
+	if strings.Contains(req.ID, "/") {
+		var err error
+		if name, err = inFleet(r.hub, armfleet.UpdateRuns, req.ID); err != nil {
+			resp.Diagnostics.AddError("Invalid import id", err.Error()+". Give the update run's name or its ARM id.")
+			return
+		}
+	}
 	if err := update.ValidateName("update run", name); err != nil {
 		resp.Diagnostics.AddError("Invalid import id", fmt.Sprintf("%q: give the update run's name or its ARM id "+
 			"(/subscriptions/…/providers/Microsoft.ContainerService/fleets/<fleet>/updateRuns/<name>).", req.ID))

@@ -48,11 +48,23 @@ func runConfig(provider, extra string) string {
 	return provider + fmt.Sprintf(`
 resource "aks_fleet_update_run" "r" {
   name    = "rollout-1"
-  upgrade = { type = "ControlPlaneOnly", kubernetes_version = "1.33.2" }
-  stages = [
-    { name = "canary", groups = [{ name = "canary" }], after_stage_wait_in_seconds = 0 },
-    { name = "waves", groups = [{ name = "wave" }] },
-  ]
+  upgrade {
+    type = "ControlPlaneOnly"
+    kubernetes_version = "1.33.2"
+  }
+  stages {
+    name = "canary"
+    groups {
+      name = "canary"
+    }
+    after_stage_wait_in_seconds = 0
+  }
+  stages {
+    name = "waves"
+    groups {
+      name = "wave"
+    }
+  }
 %s
 }
 
@@ -133,7 +145,7 @@ func TestAccUpdateRun_previewStartPendingImport(t *testing.T) {
 			{
 				ResourceName:            addr,
 				ImportState:             true,
-				ImportStateId:           "/subscriptions/s/resourceGroups/rg/providers/Microsoft.ContainerService/fleets/f/updateRuns/rollout-1",
+				ImportStateId:           testFleet().ID() + "/updateRuns/rollout-1",
 				ImportStateVerify:       true,
 				ImportStateVerifyIgnore: []string{"status"},
 			},
@@ -152,8 +164,16 @@ func TestAccUpdateRun_failureFailsTheApply(t *testing.T) {
 			Config: p + `
 resource "aks_fleet_update_run" "late" {
   name                = "late"
-  upgrade             = { type = "ControlPlaneOnly", kubernetes_version = "1.33.2" }
-  stages              = [{ name = "late", groups = [{ name = "late" }] }]
+  upgrade {
+    type = "ControlPlaneOnly"
+    kubernetes_version = "1.33.2"
+  }
+  stages {
+    name = "late"
+    groups {
+      name = "late"
+    }
+  }
   start               = true
   wait_for_completion = true
 }
@@ -167,23 +187,79 @@ resource "aks_fleet_update_run" "late" {
 func TestAccUpdateRun_validation(t *testing.T) {
 	p := providerConfig(t, writeFleet(t, runsFleet))
 	for name, tc := range map[string]struct{ body, err string }{
-		"version forbidden for NodeImageOnly": {`upgrade = { type = "NodeImageOnly", kubernetes_version = "1.33.2" }`, "upgrade.kubernetes_version"},
-		"version required for Full":           {`upgrade = { type = "Full" }`, "upgrade.kubernetes_version"},
-		"strategy id and stages": {`upgrade = { type = "Full", kubernetes_version = "1.33.2" }
+		"version forbidden for NodeImageOnly": {`upgrade {
+  type = "NodeImageOnly"
+  kubernetes_version = "1.33.2"
+}`, "upgrade.kubernetes_version"},
+		"version required for Full": {`upgrade {
+  type = "Full"
+}`, "upgrade.kubernetes_version"},
+		"strategy id and stages": {`upgrade {
+  type = "Full"
+  kubernetes_version = "1.33.2"
+}
   update_strategy_id = "s"
-  stages = [{ name = "a", groups = [{ name = "canary" }] }]`, "update_strategy_id"},
-		"group twice": {`upgrade = { type = "Full", kubernetes_version = "1.33.2" }
-  stages = [{ name = "a", groups = [{ name = "canary" }] }, { name = "b", groups = [{ name = "canary" }] }]`, "stages[1].groups[0].name"},
-		"skip names nothing": {`upgrade = { type = "Full", kubernetes_version = "1.33.2" }
-  stages = [{ name = "a", groups = [{ name = "canary" }] }]
-  skip = [{ type = "Group", name = "wave" }]`, "skip[0].name: the run has no groups named \"wave\""},
-		"skip type": {`upgrade = { type = "Full", kubernetes_version = "1.33.2" }
-  skip = [{ type = "Cluster", name = "r-late" }]`, "skip[0].type"},
-		"gate not in the run": {`upgrade = { type = "Full", kubernetes_version = "1.33.2" }
-  stages = [{ name = "a", groups = [{ name = "canary" }] }]
+  stages {
+    name = "a"
+    groups {
+      name = "canary"
+    }
+  }`, "update_strategy_id"},
+		"group twice": {`upgrade {
+  type = "Full"
+  kubernetes_version = "1.33.2"
+}
+  stages {
+    name = "a"
+    groups {
+      name = "canary"
+    }
+  }
+  stages {
+    name = "b"
+    groups {
+      name = "canary"
+    }
+  }`, "stages[1].groups[0].name"},
+		"skip names nothing": {`upgrade {
+  type = "Full"
+  kubernetes_version = "1.33.2"
+}
+  stages {
+    name = "a"
+    groups {
+      name = "canary"
+    }
+  }
+  skip {
+    type = "Group"
+    name = "wave"
+  }`, "skip[0].name: the run has no groups named \"wave\""},
+		"skip type": {`upgrade {
+  type = "Full"
+  kubernetes_version = "1.33.2"
+}
+  skip {
+    type = "Cluster"
+    name = "r-late"
+  }`, "skip[0].type"},
+		"gate not in the run": {`upgrade {
+  type = "Full"
+  kubernetes_version = "1.33.2"
+}
+  stages {
+    name = "a"
+    groups {
+      name = "canary"
+    }
+  }
   approved_gates = ["a:before"]`, "approved_gates[0]: \"a:before\" is not an approval gate of the run"},
-		"custom without versions": {`upgrade = { type = "NodeImageOnly" }
-  node_image_selection = { type = "Custom" }`, "node_image_selection.custom_node_image_versions"},
+		"custom without versions": {`upgrade {
+  type = "NodeImageOnly"
+}
+  node_image_selection {
+    type = "Custom"
+  }`, "node_image_selection.custom_node_image_versions"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			resource.Test(t, resource.TestCase{
@@ -213,12 +289,31 @@ func TestAccUpdateRun_gatesWindowsFailureRerun(t *testing.T) {
 		return providerConfigAt(state, fleet, clock) + `
 resource "aks_fleet_update_run" "r" {
   name    = "gated"
-  upgrade = { type = "ControlPlaneOnly", kubernetes_version = "1.33.2" }
-  stages = [
-    { name = "canary", groups = [{ name = "canary" }] },
-    { name = "waves", groups = [{ name = "wave", before_gates = [{ display_name = "Canary looks good" }] }] },
-    { name = "late", groups = [{ name = "late" }] },
-  ]
+  upgrade {
+    type = "ControlPlaneOnly"
+    kubernetes_version = "1.33.2"
+  }
+  stages {
+    name = "canary"
+    groups {
+      name = "canary"
+    }
+  }
+  stages {
+    name = "waves"
+    groups {
+      name = "wave"
+      before_gates {
+        display_name = "Canary looks good"
+      }
+    }
+  }
+  stages {
+    name = "late"
+    groups {
+      name = "late"
+    }
+  }
   start = true
 ` + extra + "\n}\n" + runData("r", addr)
 	}
@@ -283,7 +378,7 @@ func TestAccUpdateRun_skipGroup(t *testing.T) {
 		Steps: []resource.TestStep{
 			{Config: runConfig(p, "  start = true"),
 				ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(addr, attrPath("status", "state"), knownvalue.StringExact("Pending"))}},
-			{Config: runConfig(p, "  start = true\n  skip = [{ type = \"Group\", name = \"wave\" }]"),
+			{Config: runConfig(p, "  start = true\n  skip {\n    type = \"Group\"\n    name = \"wave\"\n  }"),
 				// A skip added previews what the run does from now on.
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					expectPreview(runObj("rollout-1"), "what the run does from then on", "waves/wave/r-wave-1 Skipped"),
@@ -346,11 +441,23 @@ func TestAccUpdatePreview_matchesTheRun(t *testing.T) {
 data "aks_fleet_update_preview" "what_if" {
   name    = "rollout-1"
   start   = true
-  upgrade = { type = "ControlPlaneOnly", kubernetes_version = "1.33.2" }
-  stages = [
-    { name = "canary", groups = [{ name = "canary" }], after_stage_wait_in_seconds = 0 },
-    { name = "waves", groups = [{ name = "wave" }] },
-  ]
+  upgrade {
+    type = "ControlPlaneOnly"
+    kubernetes_version = "1.33.2"
+  }
+  stages {
+    name = "canary"
+    groups {
+      name = "canary"
+    }
+    after_stage_wait_in_seconds = 0
+  }
+  stages {
+    name = "waves"
+    groups {
+      name = "wave"
+    }
+  }
 }
 `
 	ds := "data.aks_fleet_update_preview.what_if"
@@ -391,7 +498,9 @@ func TestAccUpdateRun_missingStrategy(t *testing.T) {
 resource "aks_fleet_update_run" "r" {
   name               = "r"
   update_strategy_id = "no-such-strategy"
-  upgrade            = { type = "NodeImageOnly" }
+  upgrade {
+    type = "NodeImageOnly"
+  }
 }
 `,
 			// The azure hub names the strategy by the ARM id it sent, after the error code.
@@ -412,23 +521,48 @@ func TestAccUpdateRun_sampleFleetThreeStages(t *testing.T) {
 		return providerConfigAt(state, "", clock) + `
 resource "aks_fleet_update_run" "waves" {
   name    = "waves-1-32"
-  upgrade = { type = "ControlPlaneOnly", kubernetes_version = "1.32.6" }
-  stages = [
-    { name = "canary", groups = [{ name = "canary" }] },
-    { name = "wave-1", groups = [{ name = "wave-1" }] },
-    { name = "wave-2", groups = [{ name = "wave-2" }] },
-  ]
-  skip = [
-    { type = "Member", name = "aks-sea-prod-01" },
-    { type = "Member", name = "aks-weu-prod-02" },
-    { type = "Member", name = "aks-sea-prod-02" },
-  ]
+  upgrade {
+    type = "ControlPlaneOnly"
+    kubernetes_version = "1.32.6"
+  }
+  stages {
+    name = "canary"
+    groups {
+      name = "canary"
+    }
+  }
+  stages {
+    name = "wave-1"
+    groups {
+      name = "wave-1"
+    }
+  }
+  stages {
+    name = "wave-2"
+    groups {
+      name = "wave-2"
+    }
+  }
+  skip {
+    type = "Member"
+    name = "aks-sea-prod-01"
+  }
+  skip {
+    type = "Member"
+    name = "aks-weu-prod-02"
+  }
+  skip {
+    type = "Member"
+    name = "aks-sea-prod-02"
+  }
   start = true
 }
 
 data "aks_fleet_member_clusters" "after" {
   depends_on     = [aks_fleet_update_run.waves]
-  label_selector = { match_labels = { "fleet.azure.com/member-name" = "aks-weu-prod-01" } }
+  label_selector {
+    match_labels = { "fleet.azure.com/member-name" = "aks-weu-prod-01" }
+  }
 }
 ` + runData("waves", "aks_fleet_update_run.waves")
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/update"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/azure/armfleet"
 )
 
 var (
@@ -83,18 +84,22 @@ func (r *updateStrategyResource) Schema(_ context.Context, _ resource.SchemaRequ
 		"stages": updateStagesAttr(true, "The stages, run one after another (at least one). The groups of a stage are upgraded "+
 			"in parallel; a group is the set of members whose update `group` is its name, and appears in one stage only."),
 	}
+	attrs, blocks := configBlocks(attrs)
 	resp.Schema = rschema.Schema{
-		// Version 1: no preview attribute (designs/previews.md §7). A change
-		// of the state's shape bumps it and adds an upgrader from every
-		// earlier version to UpgradeState.
-		Version: 1,
+		// Version 2: configurable structures are blocks (designs/schema.md
+		// §1); version 1 had no preview attribute (designs/previews.md §7).
+		// A change of the state's shape bumps it, freezes the prior schema
+		// (TestFreezeSchemas) and adds an upgrader from every earlier
+		// version to UpgradeState.
+		Version: 2,
 		MarkdownDescription: "An Azure Kubernetes Fleet Manager update strategy (`fleets/updateStrategies`): the order in which " +
 			"update runs upgrade member clusters — stages one after another, the update groups of a stage in parallel, with " +
 			"optional waits and approval gates. `terraform plan` shows, when the strategy is created or its stages change, " +
 			"which members each group resolves to in the current fleet, and warns about a group no member has (the service rejects a run that uses it) and about members no group " +
 			"of the strategy covers (never upgraded by it). A run copies the strategy when it is created: changing the " +
 			"strategy later affects only new runs.",
-		Attributes: withTypes(attrs),
+		Attributes: attrs,
+		Blocks:     blocks,
 	}
 }
 
@@ -124,6 +129,10 @@ func (r *updateStrategyResource) ModifyPlan(ctx context.Context, req resource.Mo
 	var plan updateStrategyModel
 	unknown, ok := readPlan(req.Plan, &plan, &resp.Diagnostics)
 	if !ok {
+		return
+	}
+	if refuseTakenName(ctx, req, r.hub, objectRef{updateStrategyType, plan.Name}, unknown.covers(field.Root("name")),
+		func() error { _, err := r.hub.GetUpdateStrategy(ctx, plan.Name); return err }, &resp.Diagnostics) {
 		return
 	}
 	if !req.State.Raw.IsNull() {
@@ -171,7 +180,7 @@ func (d strategyPreviewDoc) report(now time.Time) preview {
 
 // UpgradeState: version 0 held a preview (designs/previews.md §7).
 func (r *updateStrategyResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
-	return upgraders("update strategy", []int64{0}, dropPreviewOnly)
+	return blockUpgraders("update strategy", fleetUpdateStrategySchemaV1(), []int64{0}, dropPreviewOnly)
 }
 
 func (r *updateStrategyResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -257,6 +266,9 @@ func (r *updateStrategyResource) Delete(ctx context.Context, req resource.Delete
 // the bare name.
 func (r *updateStrategyResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	name, err := strategyImportName(req.ID)
+	if err == nil {
+		name, err = inFleet(r.hub, armfleet.UpdateStrategies, req.ID)
+	}
 	if err != nil {
 		resp.Diagnostics.AddError("Invalid import id", err.Error())
 		return

@@ -38,20 +38,27 @@ func strategyConfig(name, stages string) string {
 	return `
 resource "aks_fleet_update_strategy" "test" {
   name   = "` + name + `"
-  stages = [` + stages + `
-  ]
+` + blocksOf("stages", stages) + `
 }`
 }
 
 // threeWaves is canary → wave-1 → wave-2 over the sample fleet's groups.
 const threeWaves = `
-    { name = "canary", groups = [{ name = "canary" }], after_stage_wait_in_seconds = 3600 },
-    { name = "wave-1", groups = [{ name = "wave-1" }], before_gates = [{ display_name = "Approve wave 1" }] },
-    { name = "wave-2", groups = [{ name = "wave-2" }] },`
+    { name = "canary", groups {
+      name = "canary"
+    }, after_stage_wait_in_seconds = 3600 },
+    { name = "wave-1", groups {
+      name = "wave-1"
+    }, before_gates {
+      display_name = "Approve wave 1"
+    } },
+    { name = "wave-2", groups {
+      name = "wave-2"
+    } },`
 
-// strategyARMID is the ARM id of a strategy of the fleet the tests pretend to use.
+// strategyARMID is the ARM id of a strategy of the test hub's fleet.
 func strategyARMID(name string) string {
-	return "/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/rg-fleet/providers/Microsoft.ContainerService/fleets/fleet-1/updateStrategies/" + name
+	return testFleet().ID() + "/updateStrategies/" + name
 }
 
 // storedHub opens the mock hub on a test's state, as another client would.
@@ -99,9 +106,21 @@ func TestAccUpdateStrategy_lifecycle(t *testing.T) {
 				// Half the canaries at once, the two waves in one stage: an
 				// update in place, previewed again.
 				Config: cfg + strategyConfig("canary-first", `
-    { name = "canary", groups = [{ name = "canary", max_concurrency = "50%" }], after_stage_wait_in_seconds = 1800 },
-    { name = "waves", groups = [{ name = "wave-1", max_concurrency = "2" }, { name = "wave-2" }], max_concurrency = "3",
-      after_gates = [{ type = "Approval", display_name = "Waves done" }] },`),
+    { name = "canary", groups {
+      name = "canary"
+      max_concurrency = "50%"
+    }, after_stage_wait_in_seconds = 1800 },
+    { name = "waves", groups {
+      name = "wave-1"
+      max_concurrency = "2"
+    }
+    groups {
+      name = "wave-2"
+    }, max_concurrency = "3",
+      after_gates {
+        type = "Approval"
+        display_name = "Waves done"
+      } },`),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(usAddr, plancheck.ResourceActionUpdate),
 					expectPreviewLine(strategyObj("canary-first"), keyLine("canary/canary", strings.Replace(canaryLine, "(concurrency 1)", "(concurrency 2)", 1))),
@@ -164,8 +183,15 @@ import {
   to = aks_fleet_update_strategy.test
   id = "` + strategyARMID("safe") + `"
 }` + strategyConfig("safe", `
-    { name = "canary", groups = [{ name = "canary" }], after_stage_wait_in_seconds = 600 },
-    { name = "rest", groups = [{ name = "wave-1" }, { name = "wave-2" }] },`),
+    { name = "canary", groups {
+      name = "canary"
+    }, after_stage_wait_in_seconds = 600 },
+    { name = "rest", groups {
+      name = "wave-1"
+    }
+    groups {
+      name = "wave-2"
+    } },`),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectResourceAction(usAddr, plancheck.ResourceActionNoop),
 				// An import changes nothing: nothing to preview.
@@ -177,8 +203,15 @@ import {
 		},
 		{
 			Config: cfg + strategyConfig("safe", `
-    { name = "canary", groups = [{ name = "canary" }], after_stage_wait_in_seconds = 600 },
-    { name = "rest", groups = [{ name = "wave-1" }, { name = "wave-2" }], after_stage_wait_in_seconds = 0 },`),
+    { name = "canary", groups {
+      name = "canary"
+    }, after_stage_wait_in_seconds = 600 },
+    { name = "rest", groups {
+      name = "wave-1"
+    }
+    groups {
+      name = "wave-2"
+    }, after_stage_wait_in_seconds = 0 },`),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectResourceAction(usAddr, plancheck.ResourceActionUpdate),
 			}},
@@ -326,31 +359,59 @@ func TestAccUpdateStrategy_validation(t *testing.T) {
 	cfg := providerConfig(t, "")
 	fiftyOne := make([]string, 51)
 	for i := range fiftyOne {
-		fiftyOne[i] = fmt.Sprintf(`{ name = "g-%d" }`, i)
+		fiftyOne[i] = fmt.Sprintf("groups {\n  name = \"g-%d\"\n}", i)
 	}
 	cases := []struct{ config, want string }{
 		{strategyConfig("Canary_First", threeWaves), `name: update strategy name "Canary_First" may contain only lower-case letters, digits and '-'`},
 		{strategyConfig("-canary", threeWaves), `name: update strategy name "-canary" must start and end with a lower-case letter or a digit`},
 		{strategyConfig("s", ""), `stages: at least one stage is required`},
 		{strategyConfig("s", `
-    { name = "canary", groups = [{ name = "canary" }] },
-    { name = "prod", groups = [{ name = "wave-1" }, { name = "canary" }] },`),
+    { name = "canary", groups {
+      name = "canary"
+    } },
+    { name = "prod", groups {
+      name = "wave-1"
+    }
+    groups {
+      name = "canary"
+    } },`),
 			`stages[1].groups[1].name: group "canary" is already in stage "canary" (stages[0].groups[0]) and appears again in stage "prod": a group may appear in only one stage`},
 		{strategyConfig("s", `
-    { name = "canary", groups = [{ name = "canary" }] },
-    { name = "canary", groups = [{ name = "wave-1" }] },`), `stages[1].name`},
-		{strategyConfig("s", `{ name = "canary", groups = [] },`), `stages[0].groups: stage "canary" has no groups`},
-		{strategyConfig("s", `{ name = "all", groups = [`+strings.Join(fiftyOne, ", ")+`] },`), `stages[0].groups: stage "all" has 51 groups: at most 50 are allowed`},
-		{strategyConfig("s", `{ name = "canary", groups = [{ name = "canary", max_concurrency = "0" }] },`),
+    { name = "canary", groups {
+      name = "canary"
+    } },
+    { name = "canary", groups {
+      name = "wave-1"
+    } },`), `stages[1].name`},
+		{strategyConfig("s", `{ name = "canary", # (no groups blocks) },`), `stages[0].groups: stage "canary" has no groups`},
+		{strategyConfig("s", `{ name = "all", `+strings.Join(fiftyOne, ", ")+` },`), `stages[0].groups: stage "all" has 51 groups: at most 50 are allowed`},
+		{strategyConfig("s", `{ name = "canary", groups {
+  name = "canary"
+  max_concurrency = "0"
+} },`),
 			`stages[0].groups[0].max_concurrency: "0" is not a max_concurrency`},
-		{strategyConfig("s", `{ name = "canary", groups = [{ name = "canary" }], max_concurrency = "51" },`),
+		{strategyConfig("s", `{ name = "canary", groups {
+  name = "canary"
+}, max_concurrency = "51" },`),
 			`stages[0].max_concurrency: a stage's max_concurrency cannot exceed the system limit of 50, got 51`},
-		{strategyConfig("s", `{ name = "canary", groups = [{ name = "canary", max_concurrency = "5" }], max_concurrency = "2" },`),
+		{strategyConfig("s", `{ name = "canary", groups {
+  name = "canary"
+  max_concurrency = "5"
+}, max_concurrency = "2" },`),
 			`stages[0].groups[0].max_concurrency: a group's max_concurrency cannot exceed its stage's: got 5, the stage's is "2"`},
-		{strategyConfig("s", `{ name = "canary", groups = [{ name = "canary", before_gates = [{ type = "ScheduledStart" }] }] },`),
+		{strategyConfig("s", `{ name = "canary", groups {
+  name = "canary"
+  before_gates {
+    type = "ScheduledStart"
+  }
+} },`),
 			`stages[0].groups[0].before_gates[0].type: gate type ScheduledStart exists only in preview API versions`},
-		{strategyConfig("s", `{ name = "Canary", groups = [{ name = "canary" }] },`), `stages[0].name: stage name "Canary"`},
-		{strategyConfig("s", `{ name = "canary", groups = [{ name = "canary" }], after_stage_wait_in_seconds = -1 },`),
+		{strategyConfig("s", `{ name = "Canary", groups {
+  name = "canary"
+} },`), `stages[0].name: stage name "Canary"`},
+		{strategyConfig("s", `{ name = "canary", groups {
+  name = "canary"
+}, after_stage_wait_in_seconds = -1 },`),
 			`stages[0].after_stage_wait_in_seconds`},
 	}
 	for _, c := range cases {
@@ -369,7 +430,14 @@ func TestAccUpdateStrategy_unknownValues(t *testing.T) {
 resource "terraform_data" "g" { input = "wave-1" }
 resource "aks_fleet_update_strategy" "test" {
   name   = "late"
-  stages = [{ name = "one", groups = [{ name = terraform_data.g.output, max_concurrency = "2" }], max_concurrency = "3" }]
+  stages {
+    name = "one"
+    groups {
+      name = terraform_data.g.output
+      max_concurrency = "2"
+    }
+    max_concurrency = "3"
+  }
 }`,
 		ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 			// Previewed at apply, once the group is known.
@@ -387,8 +455,12 @@ func TestAccUpdateStrategy_groupWithoutMembers(t *testing.T) {
 	cfg := providerConfig(t, "")
 	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviders, Steps: []resource.TestStep{{
 		Config: cfg + strategyConfig("typo", `
-    { name = "canary", groups = [{ name = "canary" }] },
-    { name = "prod", groups = [{ name = "prodd" }] },`),
+    { name = "canary", groups {
+      name = "canary"
+    } },
+    { name = "prod", groups {
+      name = "prodd"
+    } },`),
 		ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 			expectPreviewLine(strategyObj("typo"), keyLine("prod/prodd", "0 members: no member of the fleet is in this group")),
 			expectPreview(strategyObj("typo"), "— 2 stages, 2 groups: 4 of 12 members, 8 in no group; 1 group without members"),

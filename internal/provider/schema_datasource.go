@@ -67,17 +67,3 @@ func dataSourceAttr(a rschema.Attribute) dschema.Attribute {
 	// one, so a kind added to a schema but not here fails the tests first.
 	panic(fmt.Sprintf("schema: no data-source form for %T", a))
 }
-
-// requiredIn returns a data-source attribute made Required (a data source
-// that previews a resource's optional block needs it).
-func requiredIn(a dschema.Attribute) dschema.Attribute {
-	switch a := a.(type) {
-	case dschema.SingleNestedAttribute:
-		a.Required, a.Optional, a.Computed = true, false, false
-		return a
-	case dschema.ListNestedAttribute:
-		a.Required, a.Optional, a.Computed = true, false, false
-		return a
-	}
-	panic(fmt.Sprintf("schema: requiredIn does not handle %T", a))
-}

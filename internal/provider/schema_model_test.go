@@ -140,6 +140,11 @@ func modelMismatches(where string, schema tfattr.Type, model reflect.Type) []str
 		var out []string
 		for name, at := range st.AttrTypes {
 			ft, ok := fields[name]
+			if list, isFlag := strings.CutPrefix(name, "no_"); isFlag && !ok {
+				if lt, isList := fields[list]; isList && lt.Kind() == reflect.Slice && at == types.BoolType {
+					continue // the bridge folds no_<list> into an empty <list> (bridge.go, foldNoFlags)
+				}
+			}
 			if !ok {
 				out = append(out, where+"."+name+": attribute without a field")
 				continue

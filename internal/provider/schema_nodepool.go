@@ -4,6 +4,7 @@ import (
 	"time"
 
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/nodepool"
@@ -37,6 +38,14 @@ func budgetsAttr(desc string) rschema.ListNestedAttribute {
 				"reasons the budget limits: `Empty`, `Drifted`, `Underutilized`, each at most once. Unset means all; an empty list means none."},
 		}},
 	}
+}
+
+// noBudgetsAttr is the flag that says a budget list is empty on purpose
+// (Karpenter's `budgets: []`), which no number of blocks can say.
+func noBudgetsAttr() rschema.BoolAttribute {
+	return rschema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false), MarkdownDescription: "`true` for no budget at all, Karpenter's " +
+		"`budgets: []`: voluntary disruption is not rate-limited. Without it and without `budgets` blocks, Karpenter's default " +
+		"applies (one `10%` budget). Not with `budgets` blocks."}
 }
 
 // nodePoolSpecAttrs are the attributes of nodepool.NodePool.
@@ -91,7 +100,8 @@ func nodePoolSpecAttrs() map[string]rschema.Attribute {
 				"consolidate_after": rschema.StringAttribute{Optional: true, MarkdownDescription: "How long a node must be empty or " +
 					"underutilized before it is consolidated, e.g. `30s`, `10m`, or `Never`. Required when `disruption` is set."},
 				"budgets": budgetsAttr("Budgets rate-limit voluntary disruption; the allowance is the minimum over the active budgets. " +
-					"Unset means one `10%` budget; an empty list means unlimited disruption."),
+					"None means one `10%` budget; `no_budgets = true` means unlimited disruption."),
+				"no_budgets": noBudgetsAttr(),
 			},
 		},
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
 // Every attribute of every schema is documented (docs/ is generated from these).
@@ -111,4 +112,50 @@ func TestSchemaTypesPrecomputed(t *testing.T) {
 			check(name, a)
 		}
 	}
+}
+
+// The rule of designs/schema.md §1: every structure a configuration writes is
+// a block, so that Terraform rejects a misspelt key in it. A nested attribute
+// (or an attribute of objects) that a configuration can write fails here.
+func TestConfigurableStructuresAreBlocks(t *testing.T) {
+	server := providerserver.NewProtocol6(New("test")())()
+	resp, err := server.GetProviderSchema(context.Background(), &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var walkBlock func(where string, b *tfprotov6.SchemaBlock)
+	walkBlock = func(where string, b *tfprotov6.SchemaBlock) {
+		for _, a := range b.Attributes {
+			if a.NestedType != nil && (a.Optional || a.Required) {
+				t.Errorf("%s.%s is a configurable nested attribute: Terraform drops its misspelt keys unseen; make it a block", where, a.Name)
+			}
+			if a.Type != nil && (a.Optional || a.Required) && containsObject(a.Type) {
+				t.Errorf("%s.%s takes objects: Terraform drops their misspelt keys unseen; make it a block", where, a.Name)
+			}
+		}
+		for _, nb := range b.BlockTypes {
+			walkBlock(where+"."+nb.TypeName, nb.Block)
+		}
+	}
+	walkBlock("provider", resp.Provider.Block)
+	for name, s := range resp.ResourceSchemas {
+		walkBlock(name, s.Block)
+	}
+	for name, s := range resp.DataSourceSchemas {
+		walkBlock(name, s.Block)
+	}
+}
+
+func containsObject(t tftypes.Type) bool {
+	switch t := t.(type) {
+	case tftypes.Object:
+		return true
+	case tftypes.List:
+		return containsObject(t.ElementType)
+	case tftypes.Set:
+		return containsObject(t.ElementType)
+	case tftypes.Map:
+		return containsObject(t.ElementType)
+	}
+	return false
 }

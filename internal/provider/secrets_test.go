@@ -85,19 +85,36 @@ provider "aks" {
 }
 resource "aks_fleet_update_strategy" "s" {
   name   = "secrets-`+strings.ToLower(strings.ReplaceAll(mode.name, " ", "-"))+`"
-  stages = [{ name = "all", groups = [{ name = "canary" }] }]
+  stages {
+    name = "all"
+    groups {
+      name = "canary"
+    }
+  }
 }
 data "aks_fleet_member_clusters" "all" {}
 output "members" { value = length(data.aks_fleet_member_clusters.all.names) }
 resource "aks_fleet_placement" "p" {
   name               = "secrets-`+strings.ToLower(strings.ReplaceAll(mode.name, " ", "-"))+`"
-  resource_selectors = [{ version = "v1", kind = "Namespace", name = "web" }]
-  policy             = { placement_type = "PickAll" }
+  resource_selectors {
+    version = "v1"
+    kind = "Namespace"
+    name = "web"
+  }
+  policy {
+    placement_type = "PickAll"
+  }
 }
 resource "aks_nap_nodepool" "np" {
   cluster  = "aks-east-prod-01"
   name     = "secrets-`+strings.ToLower(strings.ReplaceAll(mode.name, " ", "-"))+`"
-  template = { node_class_ref = { group = "karpenter.azure.com", kind = "AKSNodeClass", name = "default" } }
+  template {
+    node_class_ref {
+      group = "karpenter.azure.com"
+      kind = "AKSNodeClass"
+      name = "default"
+    }
+  }
 }
 `)
 			logPath := filepath.Join(work, "trace.log")

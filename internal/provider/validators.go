@@ -6,7 +6,11 @@ import (
 	"math/big"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
 // rfc3339Validator checks that a string is an RFC 3339 instant.
@@ -55,4 +59,114 @@ func (v wholeNumberValidator) ValidateNumber(_ context.Context, req validator.Nu
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid value",
 			fmt.Sprintf("%s: %s is not allowed: write a whole number from %d to %d.", req.Path, f.Text('g', -1), v.min, v.max))
 	}
+}
+
+// blockRequired requires a block where its parent block is written: a
+// required block cannot be Required in the schema (designs/schema.md §1),
+// and the framework's IsRequired also fires inside an absent optional
+// parent, where the block cannot be written at all.
+type blockRequired struct{}
+
+func (blockRequired) Description(context.Context) string { return "the block is required" }
+
+func (v blockRequired) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+// parentWritten reports whether the block at p is inside a written block
+// (or at the top level).
+func parentWritten(ctx context.Context, config tfsdk.Config, p path.Path) bool {
+	parent := p.ParentPath()
+	if len(parent.Steps()) == 0 {
+		return true
+	}
+	var obj types.Object
+	if diags := config.GetAttribute(ctx, parent, &obj); diags.HasError() {
+		return true
+	}
+	return !obj.IsNull() && !obj.IsUnknown()
+}
+
+func missingBlock(p path.Path, list bool) (string, string) {
+	steps := p.Steps()
+	name := p.String()
+	if len(steps) > 0 {
+		if a, ok := steps[len(steps)-1].(path.PathStepAttributeName); ok {
+			name = string(a)
+		}
+	}
+	where := "here"
+	if parent := p.ParentPath(); len(parent.Steps()) > 0 {
+		where = "in " + parent.String()
+	}
+	if list {
+		return "Missing required block", fmt.Sprintf("%s: at least one %s block is required %s. Add one: %s { … }.", p, name, where, name)
+	}
+	return "Missing required block", fmt.Sprintf("%s: a %s block is required %s. Add it: %s { … }.", p, name, where, name)
+}
+
+func (blockRequired) ValidateList(ctx context.Context, req validator.ListRequest, resp *validator.ListResponse) {
+	if req.ConfigValue.IsUnknown() || !req.ConfigValue.IsNull() && len(req.ConfigValue.Elements()) > 0 {
+		return
+	}
+	if !parentWritten(ctx, req.Config, req.Path) {
+		return
+	}
+	summary, detail := missingBlock(req.Path, true)
+	resp.Diagnostics.AddAttributeError(req.Path, summary, detail)
+}
+
+func (blockRequired) ValidateObject(ctx context.Context, req validator.ObjectRequest, resp *validator.ObjectResponse) {
+	if !req.ConfigValue.IsNull() || !parentWritten(ctx, req.Config, req.Path) {
+		return
+	}
+	summary, detail := missingBlock(req.Path, false)
+	resp.Diagnostics.AddAttributeError(req.Path, summary, detail)
+}
+
+// argRequired requires an argument of a single block where the block is
+// written (requiredInBlock).
+type argRequired struct{}
+
+func (argRequired) Description(context.Context) string {
+	return "the argument is required in its block"
+}
+
+func (v argRequired) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+// missingArgument is a required attribute left out of a written block.
+func missingArgument(ctx context.Context, config tfsdk.Config, p path.Path, null bool, diags *diag.Diagnostics) {
+	if !null || !parentWritten(ctx, config, p) {
+		return
+	}
+	name, where := p.String(), "its block"
+	if steps := p.Steps(); len(steps) > 0 {
+		if a, ok := steps[len(steps)-1].(path.PathStepAttributeName); ok {
+			name = string(a)
+		}
+		where = p.ParentPath().String()
+	}
+	diags.AddAttributeError(p, "Missing required argument", fmt.Sprintf("%s: the argument %q is required in %s. Add it.", p, name, where))
+}
+
+func (argRequired) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	missingArgument(ctx, req.Config, req.Path, req.ConfigValue.IsNull(), &resp.Diagnostics)
+}
+
+func (argRequired) ValidateNumber(ctx context.Context, req validator.NumberRequest, resp *validator.NumberResponse) {
+	missingArgument(ctx, req.Config, req.Path, req.ConfigValue.IsNull(), &resp.Diagnostics)
+}
+
+func (argRequired) ValidateInt64(ctx context.Context, req validator.Int64Request, resp *validator.Int64Response) {
+	missingArgument(ctx, req.Config, req.Path, req.ConfigValue.IsNull(), &resp.Diagnostics)
+}
+
+func (argRequired) ValidateBool(ctx context.Context, req validator.BoolRequest, resp *validator.BoolResponse) {
+	missingArgument(ctx, req.Config, req.Path, req.ConfigValue.IsNull(), &resp.Diagnostics)
+}
+
+func (argRequired) ValidateMap(ctx context.Context, req validator.MapRequest, resp *validator.MapResponse) {
+	missingArgument(ctx, req.Config, req.Path, req.ConfigValue.IsNull(), &resp.Diagnostics)
+}
+
+func (argRequired) ValidateList(ctx context.Context, req validator.ListRequest, resp *validator.ListResponse) {
+	missingArgument(ctx, req.Config, req.Path, req.ConfigValue.IsNull(), &resp.Diagnostics)
 }

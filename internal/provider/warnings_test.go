@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -18,6 +19,7 @@ import (
 	"github.com/fleetform/terraform-provider-aks/internal/engine/nodepool"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/selector"
+	"github.com/fleetform/terraform-provider-aks/internal/engine/update"
 )
 
 // protocolPlan plans a new resource through the provider protocol, as
@@ -152,6 +154,11 @@ func TestPlacementPlanWarnings(t *testing.T) {
 				{Name: "resources.kubernetes-fleet.io/available-CPU", Operator: selector.OpGe, Values: []string{"1"}}}}}}}},
 			[]string{"policy.affinity.required[0].property_selector.match_expressions[1].name", "Kubernetes resource names are lower case",
 				`did you mean "resources.kubernetes-fleet.io/available-cpu"`}},
+		// Issue 23: a memory quantity without a unit is bytes.
+		{"memory without a unit", placement.Policy{PlacementType: placement.PickN, NumberOfClusters: n(2), Affinity: &placement.Affinity{
+			Required: []placement.ClusterSelectorTerm{{PropertySelector: &selector.PropertySelector{MatchExpressions: []selector.PropertyExpression{
+				{Name: "resources.kubernetes-fleet.io/available-memory", Operator: selector.OpLe, Values: []string{"64"}}}}}}}},
+			[]string{`policy.affinity.required[0].property_selector.match_expressions[0].values[0]: "64" has no unit, so it is 64 bytes of memory`}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -194,11 +201,19 @@ func TestAccPlacementPreview_dataSource(t *testing.T) {
 			{
 				Config: cfg + `
 data "aks_fleet_placement_preview" "test" {
-  policy = {
+  policy {
     placement_type     = "PickN"
     number_of_clusters = 3
-    affinity = {
-      preferred = [{ weight = 100, preference = { property_sorter = { name = "kubernetes.azure.com/per-cpu-core-cost", sort_order = "Ascending" } } }]
+    affinity {
+      preferred {
+        weight = 100
+        preference {
+          property_sorter {
+            name = "kubernetes.azure.com/per-cpu-core-cost"
+            sort_order = "Ascending"
+          }
+        }
+      }
     }
   }
   held_clusters = ["aks-weu-prod-02"]
@@ -217,11 +232,19 @@ data "aks_fleet_placement_preview" "test" {
 			{
 				Config: cfg + `
 data "aks_fleet_placement_preview" "test" {
-  policy = {
+  policy {
     placement_type     = "PickN"
     number_of_clusters = 2
-    affinity = {
-      required = [{ property_selector = { match_expressions = [{ name = "kubernetes.azure.com/node-count", operator = "Ge", values = ["5"] }] } }]
+    affinity {
+      required {
+        property_selector {
+          match_expressions {
+            name = "kubernetes.azure.com/node-count"
+            operator = "Ge"
+            values = ["5"]
+          }
+        }
+      }
     }
   }
 }`,
@@ -253,7 +276,7 @@ func TestNodePoolPlanWarnings(t *testing.T) {
 			"0 at all times"},
 		{"gradual", pool(nodepool.Budget{Nodes: s("1"), Schedule: s("0 2 * * *"), Duration: s("2h")}, nodepool.Budget{Nodes: s("3"), Schedule: s("0 4 * * *"), Duration: s("4h")}),
 			"unlimited outside 02:00–08:00 UTC"},
-		{"explicitly empty budgets", emptyBudgetsPool(), "disruption.budgets: budgets is explicitly empty"},
+		{"explicitly empty budgets", emptyBudgetsPool(), "disruption.budgets: no_budgets = true (Karpenter's budgets: []), so no budget limits"},
 		// Issue 9 item 7: Karpenter's EvaluateBalancedMove approves a consolidation
 		// move of a Balanced pool only when its score passes (k = 2).
 		{"Balanced", func() any {
@@ -284,11 +307,29 @@ func TestNodePoolPlanWarnings(t *testing.T) {
 	}
 }
 
-// emptyBudgetsPool has `budgets = []`, which is not the same as unset.
+// emptyBudgetsPool has `no_budgets = true`, which is not the same as unset.
 func emptyBudgetsPool() any {
 	ca := "30s"
 	return nodePoolModel{Cluster: "aks-east-prod-01", Name: "default", NodePool: nodepool.NodePool{
 		Template:   nodepool.Template{NodeClassRef: nodepool.NodeClassRef{Group: "karpenter.azure.com", Kind: "AKSNodeClass", Name: "default"}},
 		Disruption: &nodepool.Disruption{ConsolidateAfter: &ca, Budgets: []nodepool.Budget{}},
 	}}
+}
+
+// Issue 23: a run's kubernetes_version with a leading v, or one no region has
+// released, plans with a warning naming the attribute.
+func TestUpdateRunVersionWarnings(t *testing.T) {
+	for v, want := range map[string]string{
+		"v1.33.2": `upgrade.kubernetes_version: "v1.33.2" has a leading v: it is read as 1.33.2`,
+		"1.35.0":  "upgrade.kubernetes_version: no region of the fleet has released Kubernetes 1.35.0, not even in preview",
+	} {
+		cfg := updateRunModel{Name: "r", Upgrade: update.Upgrade{Type: update.UpgradeFull, KubernetesVersion: v}}
+		if w := strings.Join(warningsOf(protocolPlan(t, "aks_fleet_update_run", cfg)), "\n"); !strings.Contains(w, want) {
+			t.Errorf("%s: warnings do not say %q:\n%s", v, want, w)
+		}
+	}
+	cfg := updateRunModel{Name: "r", Upgrade: update.Upgrade{Type: update.UpgradeFull, KubernetesVersion: "1.33.2"}}
+	if w := warningsOf(protocolPlan(t, "aks_fleet_update_run", cfg)); slices.ContainsFunc(w, func(s string) bool { return strings.Contains(s, "kubernetes_version") }) {
+		t.Errorf("a released version plans without a version warning: %v", w)
+	}
 }

@@ -4,18 +4,26 @@
 data "aks_fleet_member_clusters" "east_prod" {
   eligible_only = true
 
-  label_selector = {
+  label_selector {
     match_labels = { env = "prod" }
-    match_expressions = [
-      { key = "region", operator = "In", values = ["east"] },
-    ]
+    match_expressions {
+      key      = "region"
+      operator = "In"
+      values   = ["east"]
+    }
   }
 
-  property_selector = {
-    match_expressions = [
-      { name = "kubernetes-fleet.io/node-count", operator = "Ge", values = ["5"] },
-      { name = "resources.kubernetes-fleet.io/available-cpu", operator = "Gt", values = ["8"] },
-    ]
+  property_selector {
+    match_expressions {
+      name     = "kubernetes-fleet.io/node-count"
+      operator = "Ge"
+      values   = ["5"]
+    }
+    match_expressions {
+      name     = "resources.kubernetes-fleet.io/available-cpu"
+      operator = "Gt"
+      values   = ["8"]
+    }
   }
 }
 

@@ -3,10 +3,20 @@
 # each cluster. Referencing the placement's name makes Terraform read it
 # after the placement is applied.
 resource "aks_fleet_placement" "web" {
-  name               = "web"
-  resource_selectors = [{ version = "v1", kind = "Namespace", name = "web" }]
-  policy = {
-    affinity = { required = [{ label_selector = { match_labels = { env = "prod" } } }] }
+  name = "web"
+  resource_selectors {
+    version = "v1"
+    kind    = "Namespace"
+    name    = "web"
+  }
+  policy {
+    affinity {
+      required {
+        label_selector {
+          match_labels = { env = "prod" }
+        }
+      }
+    }
   }
 }
 

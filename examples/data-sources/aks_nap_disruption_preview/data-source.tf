@@ -5,11 +5,17 @@ data "aks_nap_disruption_preview" "design" {
   disrupting = 1                      # one node is already being replaced
   from       = "2026-11-23T00:00:00Z" # a Monday
   span       = "48h"
-  budgets = [
-    { nodes = "20%" },
-    { nodes = "5" },
-    { nodes = "0", schedule = "@daily", duration = "10m" },
-  ]
+  budgets {
+    nodes = "20%"
+  }
+  budgets {
+    nodes = "5"
+  }
+  budgets {
+    nodes    = "0"
+    schedule = "@daily"
+    duration = "10m"
+  }
 }
 
 output "allowed_now" {
@@ -30,10 +36,14 @@ output "next_allowed" {
 # budget is always active, and budgets only ever restrict.
 data "aks_nap_disruption_preview" "weekend_only" {
   nodes = 10
-  budgets = [
-    { nodes = "50%", schedule = "0 0 * * 6", duration = "48h" },
-    { nodes = "0" },
-  ]
+  budgets {
+    nodes    = "50%"
+    schedule = "0 0 * * 6"
+    duration = "48h"
+  }
+  budgets {
+    nodes = "0"
+  }
 }
 
 output "weekend_only_warnings" {
@@ -45,7 +55,14 @@ output "weekend_only_warnings" {
 data "aks_nap_disruption_preview" "east_default" {
   cluster  = "aks-east-prod-01"
   nodepool = "default"
-  budgets  = [{ nodes = "10%" }, { nodes = "0", schedule = "0 9 * * 1-5", duration = "8h" }]
+  budgets {
+    nodes = "10%"
+  }
+  budgets {
+    nodes    = "0"
+    schedule = "0 9 * * 1-5"
+    duration = "8h"
+  }
 }
 
 output "east_default_windows" {

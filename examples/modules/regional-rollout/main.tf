@@ -5,7 +5,9 @@
 # Stages are regions. Fleet Manager orders by update group (a member's
 # `group`), and a group may span regions, so each group goes to the stage of
 # the first region (in rollout order) where it has a member: a group is in
-# exactly one stage, as the service requires.
+# exactly one stage, as the service requires. The stages are computed from
+# the member-clusters data source and written as `stages` blocks with
+# `dynamic` blocks: every key of them is still checked by Terraform.
 
 terraform {
   required_providers {
@@ -60,7 +62,20 @@ variable "start" {
 }
 
 data "aks_fleet_member_clusters" "targets" {
-  label_selector = var.label_selector
+  dynamic "label_selector" {
+    for_each = var.label_selector == null ? [] : [var.label_selector]
+    content {
+      match_labels = label_selector.value.match_labels
+      dynamic "match_expressions" {
+        for_each = label_selector.value.match_expressions == null ? [] : label_selector.value.match_expressions
+        content {
+          key      = match_expressions.value.key
+          operator = match_expressions.value.operator
+          values   = match_expressions.value.values
+        }
+      }
+    }
+  }
 }
 
 locals {
@@ -84,8 +99,20 @@ locals {
 # The strategy, for reuse: later runs and auto-upgrade profiles can follow
 # it by id.
 resource "aks_fleet_update_strategy" "by_region" {
-  name   = "${var.name}-by-region"
-  stages = local.stages
+  name = "${var.name}-by-region"
+  dynamic "stages" {
+    for_each = local.stages
+    content {
+      name                        = stages.value.name
+      after_stage_wait_in_seconds = stages.value.after_stage_wait_in_seconds
+      dynamic "groups" {
+        for_each = stages.value.groups
+        content {
+          name = groups.value.name
+        }
+      }
+    }
+  }
 }
 
 # The rollout, previewed at plan from the same stages: the data source is
@@ -93,10 +120,25 @@ resource "aks_fleet_update_strategy" "by_region" {
 # what a reviewer saw — also in `terraform show` of a saved plan — even
 # though the strategy's id is known only once it exists.
 data "aks_fleet_update_preview" "rollout" {
-  name    = var.name
-  stages  = local.stages
-  upgrade = var.upgrade
-  start   = var.start
+  name  = var.name
+  start = var.start
+  dynamic "stages" {
+    for_each = local.stages
+    content {
+      name                        = stages.value.name
+      after_stage_wait_in_seconds = stages.value.after_stage_wait_in_seconds
+      dynamic "groups" {
+        for_each = stages.value.groups
+        content {
+          name = groups.value.name
+        }
+      }
+    }
+  }
+  upgrade {
+    type               = var.upgrade.type
+    kubernetes_version = var.upgrade.kubernetes_version
+  }
 }
 
 # The run follows the strategy and holds to the reviewed rollout: started at
@@ -105,9 +147,12 @@ data "aks_fleet_update_preview" "rollout" {
 resource "aks_fleet_update_run" "this" {
   name               = var.name
   update_strategy_id = aks_fleet_update_strategy.by_region.id
-  upgrade            = var.upgrade
   start              = var.start
   reviewed_preview   = data.aks_fleet_update_preview.rollout.review
+  upgrade {
+    type               = var.upgrade.type
+    kubernetes_version = var.upgrade.kubernetes_version
+  }
 }
 
 output "stages" {

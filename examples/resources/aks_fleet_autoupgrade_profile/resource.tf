@@ -8,10 +8,22 @@
 # after a release entered the channel, it refuses and asks for a new plan.
 resource "aks_fleet_update_strategy" "canary_first" {
   name = "canary-first"
-  stages = [
-    { name = "canary", groups = [{ name = "canary" }], after_stage_wait_in_seconds = 3600 },
-    { name = "waves", groups = [{ name = "wave-1" }, { name = "wave-2" }] },
-  ]
+  stages {
+    name = "canary"
+    groups {
+      name = "canary"
+    }
+    after_stage_wait_in_seconds = 3600
+  }
+  stages {
+    name = "waves"
+    groups {
+      name = "wave-1"
+    }
+    groups {
+      name = "wave-2"
+    }
+  }
 }
 
 data "aks_fleet_autoupgrade_preview" "stable" {

@@ -4,16 +4,24 @@
 
 # PickAll: every eligible cluster with at least 5 nodes.
 resource "aks_fleet_placement" "five_nodes" {
-  name               = "five-nodes"
-  resource_selectors = [{ version = "v1", kind = "Namespace", name = "web" }]
-  policy = {
+  name = "five-nodes"
+  resource_selectors {
+    version = "v1"
+    kind    = "Namespace"
+    name    = "web"
+  }
+  policy {
     placement_type = "PickAll"
-    affinity = {
-      required = [{
-        property_selector = {
-          match_expressions = [{ name = "kubernetes-fleet.io/node-count", operator = "Ge", values = ["5"] }]
+    affinity {
+      required {
+        property_selector {
+          match_expressions {
+            name     = "kubernetes-fleet.io/node-count"
+            operator = "Ge"
+            values   = ["5"]
+          }
         }
-      }]
+      }
     }
   }
 }
@@ -21,32 +29,51 @@ resource "aks_fleet_placement" "five_nodes" {
 # PickAll: clusters labelled region=east that also have at least 5 nodes
 # (label and property selectors in one term are AND'd).
 resource "aks_fleet_placement" "east_five_nodes" {
-  name               = "east-five-nodes"
-  resource_selectors = [{ version = "v1", kind = "Namespace", name = "web" }]
-  policy = {
-    affinity = {
-      required = [{
-        label_selector = { match_labels = { region = "east" } }
-        property_selector = {
-          match_expressions = [{ name = "kubernetes-fleet.io/node-count", operator = "Ge", values = ["5"] }]
+  name = "east-five-nodes"
+  resource_selectors {
+    version = "v1"
+    kind    = "Namespace"
+    name    = "web"
+  }
+  policy {
+    affinity {
+      required {
+        label_selector {
+          match_labels = { region = "east" }
         }
-      }]
+        property_selector {
+          match_expressions {
+            name     = "kubernetes-fleet.io/node-count"
+            operator = "Ge"
+            values   = ["5"]
+          }
+        }
+      }
     }
   }
 }
 
 # PickN: the three clusters with the most available CPU.
 resource "aks_fleet_placement" "most_cpu" {
-  name               = "most-cpu"
-  resource_selectors = [{ version = "v1", kind = "Namespace", name = "batch" }]
-  policy = {
+  name = "most-cpu"
+  resource_selectors {
+    version = "v1"
+    kind    = "Namespace"
+    name    = "batch"
+  }
+  policy {
     placement_type     = "PickN"
     number_of_clusters = 3
-    affinity = {
-      preferred = [{
-        weight     = 100
-        preference = { property_sorter = { name = "resources.kubernetes-fleet.io/available-cpu", sort_order = "Descending" } }
-      }]
+    affinity {
+      preferred {
+        weight = 100
+        preference {
+          property_sorter {
+            name       = "resources.kubernetes-fleet.io/available-cpu"
+            sort_order = "Descending"
+          }
+        }
+      }
     }
   }
 }
@@ -55,18 +82,27 @@ resource "aks_fleet_placement" "most_cpu" {
 # most 10 of the clusters left out (the rest are counted by reason), and the
 # hub keeps 5 old resource snapshots.
 resource "aks_fleet_placement" "cheapest_cpu" {
-  name                   = "cheapest-cpu"
-  resource_selectors     = [{ version = "v1", kind = "Namespace", name = "batch" }]
+  name = "cheapest-cpu"
+  resource_selectors {
+    version = "v1"
+    kind    = "Namespace"
+    name    = "batch"
+  }
   preview_limit          = 10
   revision_history_limit = 5
-  policy = {
+  policy {
     placement_type     = "PickN"
     number_of_clusters = 3
-    affinity = {
-      preferred = [{
-        weight     = 100
-        preference = { property_sorter = { name = "kubernetes.azure.com/per-cpu-core-cost", sort_order = "Ascending" } }
-      }]
+    affinity {
+      preferred {
+        weight = 100
+        preference {
+          property_sorter {
+            name       = "kubernetes.azure.com/per-cpu-core-cost"
+            sort_order = "Ascending"
+          }
+        }
+      }
     }
   }
 }
@@ -74,43 +110,72 @@ resource "aks_fleet_placement" "cheapest_cpu" {
 # PickN with required and preferred affinity: production clusters only,
 # gold-tier ones preferred. Equal scores go to the larger cluster name.
 resource "aks_fleet_placement" "prod_gold" {
-  name               = "prod-gold"
-  resource_selectors = [{ version = "v1", kind = "Namespace", name = "payments" }]
-  policy = {
+  name = "prod-gold"
+  resource_selectors {
+    version = "v1"
+    kind    = "Namespace"
+    name    = "payments"
+  }
+  policy {
     placement_type     = "PickN"
     number_of_clusters = 3
-    affinity = {
-      required = [{ label_selector = { match_labels = { env = "prod" } } }]
-      preferred = [{
-        weight     = 20
-        preference = { label_selector = { match_labels = { tier = "gold" } } }
-      }]
+    affinity {
+      required {
+        label_selector {
+          match_labels = { env = "prod" }
+        }
+      }
+      preferred {
+        weight = 20
+        preference {
+          label_selector {
+            match_labels = { tier = "gold" }
+          }
+        }
+      }
     }
   }
 }
 
 # PickN spread over regions (hard) and update days (soft).
 resource "aks_fleet_placement" "spread" {
-  name               = "spread"
-  resource_selectors = [{ version = "v1", kind = "Namespace", name = "frontend" }]
-  policy = {
+  name = "spread"
+  resource_selectors {
+    version = "v1"
+    kind    = "Namespace"
+    name    = "frontend"
+  }
+  policy {
     placement_type     = "PickN"
     number_of_clusters = 6
-    topology_spread_constraints = [
-      { max_skew = 2, topology_key = "region", when_unsatisfiable = "DoNotSchedule" },
-      { max_skew = 2, topology_key = "updateDay", when_unsatisfiable = "ScheduleAnyway" },
-    ]
+    topology_spread_constraints {
+      max_skew           = 2
+      topology_key       = "region"
+      when_unsatisfiable = "DoNotSchedule"
+    }
+    topology_spread_constraints {
+      max_skew           = 2
+      topology_key       = "updateDay"
+      when_unsatisfiable = "ScheduleAnyway"
+    }
   }
-  strategy = {
-    rolling_update = { max_unavailable = "50%", max_surge = "1" }
+  strategy {
+    rolling_update {
+      max_unavailable = "50%"
+      max_surge       = "1"
+    }
   }
 }
 
 # PickFixed: exactly these clusters.
 resource "aks_fleet_placement" "fixed" {
-  name               = "fixed"
-  resource_selectors = [{ version = "v1", kind = "Namespace", name = "test-deployment" }]
-  policy = {
+  name = "fixed"
+  resource_selectors {
+    version = "v1"
+    kind    = "Namespace"
+    name    = "test-deployment"
+  }
+  policy {
     placement_type = "PickFixed"
     cluster_names  = ["aks-east-prod-01", "aks-weu-prod-01"]
   }

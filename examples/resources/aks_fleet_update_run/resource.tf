@@ -6,40 +6,86 @@
 # date, pending until its maintenance window opens or the version reaches
 # its region) and when, plus a Mermaid gantt chart for a pull request.
 resource "aks_fleet_update_run" "to_1_33" {
-  name    = "upgrade-to-1-33"
-  upgrade = { type = "Full", kubernetes_version = "1.33.2" }
-  node_image_selection = {
+  name = "upgrade-to-1-33"
+  upgrade {
+    type               = "Full"
+    kubernetes_version = "1.33.2"
+  }
+  node_image_selection {
     type = "Consistent" # the newest image released in every region of the run
   }
 
-  stages = [
-    { name = "canary", groups = [{ name = "canary" }], after_stage_wait_in_seconds = 3600 },
-    { name = "wave-1", groups = [{ name = "wave-1", max_concurrency = "50%" }] },
-    {
-      name         = "wave-2"
-      groups       = [{ name = "wave-2" }]
-      before_gates = [{ display_name = "Change advisory board" }]
-    },
-  ]
+  stages {
+    name = "canary"
+    groups {
+      name = "canary"
+    }
+    after_stage_wait_in_seconds = 3600
+  }
+  stages {
+    name = "wave-1"
+    groups {
+      name            = "wave-1"
+      max_concurrency = "50%"
+    }
+  }
+  stages {
+    name = "wave-2"
+    groups {
+      name = "wave-2"
+    }
+    before_gates {
+      display_name = "Change advisory board"
+    }
+  }
 
   # Driven as code: start it, approve the gate when the run reaches it,
   # skip what must not be upgraded; change rerun_trigger to re-run after a failure.
   start          = true
   approved_gates = ["wave-2:before"]
-  skip           = [{ type = "Member", name = "aks-east-gpu-01" }]
-  rerun_trigger  = "1"
+  skip {
+    type = "Member"
+    name = "aks-east-gpu-01"
+  }
+  rerun_trigger = "1"
 }
 
 # The same rollout for modules and pull requests: a Mermaid gantt chart.
 data "aks_fleet_update_preview" "to_1_33" {
-  upgrade              = { type = "Full", kubernetes_version = "1.33.2" }
-  node_image_selection = { type = "Consistent" }
-  stages = [
-    { name = "canary", groups = [{ name = "canary" }], after_stage_wait_in_seconds = 3600 },
-    { name = "wave-1", groups = [{ name = "wave-1", max_concurrency = "50%" }] },
-    { name = "wave-2", groups = [{ name = "wave-2" }], before_gates = [{ display_name = "Change advisory board" }] },
-  ]
-  skip = [{ type = "Member", name = "aks-east-gpu-01" }]
+  upgrade {
+    type               = "Full"
+    kubernetes_version = "1.33.2"
+  }
+  node_image_selection {
+    type = "Consistent"
+  }
+  stages {
+    name = "canary"
+    groups {
+      name = "canary"
+    }
+    after_stage_wait_in_seconds = 3600
+  }
+  stages {
+    name = "wave-1"
+    groups {
+      name            = "wave-1"
+      max_concurrency = "50%"
+    }
+  }
+  stages {
+    name = "wave-2"
+    groups {
+      name = "wave-2"
+    }
+    before_gates {
+      display_name = "Change advisory board"
+    }
+  }
+  skip {
+    type = "Member"
+    name = "aks-east-gpu-01"
+  }
 }
 
 output "rollout_chart" {
@@ -62,17 +108,31 @@ output "members" {
 # are left. Set stopped = true to stop the run: upgrades in flight finish.
 resource "aks_fleet_update_strategy" "by_wave" {
   name = "by-wave"
-  stages = [
-    { name = "canary", groups = [{ name = "canary" }] },
-    { name = "waves", groups = [{ name = "wave-1" }, { name = "wave-2" }], max_concurrency = "2" },
-  ]
+  stages {
+    name = "canary"
+    groups {
+      name = "canary"
+    }
+  }
+  stages {
+    name = "waves"
+    groups {
+      name = "wave-1"
+    }
+    groups {
+      name = "wave-2"
+    }
+    max_concurrency = "2"
+  }
 }
 
 resource "aks_fleet_update_run" "node_images" {
   name               = "node-images-2026-11"
   update_strategy_id = aks_fleet_update_strategy.by_wave.id
-  upgrade            = { type = "NodeImageOnly" }
-  node_image_selection = {
+  upgrade {
+    type = "NodeImageOnly"
+  }
+  node_image_selection {
     type = "Custom"
     custom_node_image_versions = [
       "AKSUbuntu-2204gen2containerd-202611.10.0",
@@ -83,5 +143,8 @@ resource "aks_fleet_update_run" "node_images" {
   start               = true
   stopped             = false
   wait_for_completion = true
-  timeouts            = { create = "2h", update = "2h" }
+  timeouts {
+    create = "2h"
+    update = "2h"
+  }
 }

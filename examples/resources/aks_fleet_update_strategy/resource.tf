@@ -4,22 +4,31 @@
 resource "aks_fleet_update_strategy" "canary_first" {
   name = "canary-first"
 
-  stages = [
-    {
-      name                        = "canary"
-      groups                      = [{ name = "canary", max_concurrency = "50%" }] # half the canaries at once
-      after_stage_wait_in_seconds = 3600                                           # watch the canaries for an hour
-    },
-    {
-      name         = "wave-1"
-      groups       = [{ name = "wave-1" }] # one member at a time (the default)
-      before_gates = [{ type = "Approval", display_name = "Canaries healthy" }]
-    },
-    {
-      name   = "wave-2"
-      groups = [{ name = "wave-2", max_concurrency = "2" }]
-    },
-  ]
+  stages {
+    name = "canary"
+    groups {
+      name            = "canary"
+      max_concurrency = "50%"
+    }                                  # half the canaries at once
+    after_stage_wait_in_seconds = 3600 # watch the canaries for an hour
+  }
+  stages {
+    name = "wave-1"
+    groups {
+      name = "wave-1"
+    } # one member at a time (the default)
+    before_gates {
+      type         = "Approval"
+      display_name = "Canaries healthy"
+    }
+  }
+  stages {
+    name = "wave-2"
+    groups {
+      name            = "wave-2"
+      max_concurrency = "2"
+    }
+  }
 }
 
 # `terraform plan` shows which members each group reaches in the fleet, e.g.
@@ -28,7 +37,9 @@ resource "aks_fleet_update_strategy" "canary_first" {
 # would perform, for modules and reviews:
 data "aks_fleet_update_preview" "canary_first" {
   update_strategy_id = aks_fleet_update_strategy.canary_first.id
-  upgrade            = { type = "NodeImageOnly" }
+  upgrade {
+    type = "NodeImageOnly"
+  }
 }
 
 output "rollout" {

@@ -7,29 +7,51 @@ resource "aks_nap_nodepool" "general" {
 
   weight = 10 # preferred over NodePools of lower weight
 
-  template = {
-    labels         = { team = "platform" }
-    annotations    = { "example.com/owner" = "platform-team" }
-    node_class_ref = { group = "karpenter.azure.com", kind = "AKSNodeClass", name = "default" }
-    requirements = [
-      { key = "karpenter.azure.com/sku-family", operator = "In", values = ["D", "E"], min_values = 2 },
-      { key = "karpenter.sh/capacity-type", operator = "In", values = ["spot", "on-demand"] },
-    ]
-    taints                   = [{ key = "example.com/dedicated", value = "platform", effect = "NoSchedule" }]
-    startup_taints           = [{ key = "example.com/agent-not-ready", effect = "NoSchedule" }]
+  template {
+    labels      = { team = "platform" }
+    annotations = { "example.com/owner" = "platform-team" }
+    node_class_ref {
+      group = "karpenter.azure.com"
+      kind  = "AKSNodeClass"
+      name  = "default"
+    }
+    requirements {
+      key        = "karpenter.azure.com/sku-family"
+      operator   = "In"
+      values     = ["D", "E"]
+      min_values = 2
+    }
+    requirements {
+      key      = "karpenter.sh/capacity-type"
+      operator = "In"
+      values   = ["spot", "on-demand"]
+    }
+    taints {
+      key    = "example.com/dedicated"
+      value  = "platform"
+      effect = "NoSchedule"
+    }
+    startup_taints {
+      key    = "example.com/agent-not-ready"
+      effect = "NoSchedule"
+    }
     expire_after             = "720h"
     termination_grace_period = "48h"
   }
 
   limits = { cpu = "1000", memory = "4000Gi" }
 
-  disruption = {
+  disruption {
     consolidation_policy = "WhenEmptyOrUnderutilized"
     consolidate_after    = "5m"
-    budgets = [
-      { nodes = "10%" },
-      { nodes = "0", schedule = "0 9 * * 1-5", duration = "8h" }, # Mon–Fri 09:00–17:00 UTC
-    ]
+    budgets {
+      nodes = "10%"
+    }
+    budgets {
+      nodes    = "0"
+      schedule = "0 9 * * 1-5"
+      duration = "8h"
+    } # Mon–Fri 09:00–17:00 UTC
   }
 }
 
@@ -40,7 +62,15 @@ resource "aks_nap_nodepool" "general" {
 data "aks_nap_disruption_preview" "general" {
   cluster  = aks_nap_nodepool.general.cluster
   nodepool = aks_nap_nodepool.general.name
-  budgets  = aks_nap_nodepool.general.disruption.budgets
+  dynamic "budgets" { # the pool's own budgets, block by block
+    for_each = aks_nap_nodepool.general.disruption.budgets
+    content {
+      nodes    = budgets.value.nodes
+      schedule = budgets.value.schedule
+      duration = budgets.value.duration
+      reasons  = budgets.value.reasons
+    }
+  }
 }
 
 output "disruption_windows" {

@@ -12,7 +12,8 @@ import (
 
 // Kinds of warnings returned by Warnings: the ID of each field.Warning.
 const (
-	// WarnEmptyBudgets: budgets = [] means unlimited disruption.
+	// WarnEmptyBudgets: an explicitly empty budget list (no_budgets = true,
+	// Karpenter's budgets: []) means unlimited disruption.
 	WarnEmptyBudgets = "empty_budgets"
 	// WarnBlocksForever: an unscheduled nodes = "0" budget blocks voluntary
 	// disruption at all times.
@@ -109,7 +110,7 @@ func budgetWarnings(np NodePool) []field.Warning {
 	bp := field.Root("disruption").Child("budgets")
 	if b := np.Budgets(); b != nil && len(b) == 0 {
 		return []field.Warning{newWarning(bp, WarnEmptyBudgets,
-			"budgets is explicitly empty, so no budget limits voluntary disruption: Karpenter may disrupt every node of the pool at once (Empty, Drifted and Underutilized are unlimited). Remove the attribute to get the default budget (nodes = \"10%\")")}
+			"no_budgets = true (Karpenter's budgets: []), so no budget limits voluntary disruption: Karpenter may disrupt every node of the pool at once (Empty, Drifted and Underutilized are unlimited). Remove no_budgets to get the default budget (nodes = \"10%\")")}
 	}
 	budgets := WithDefaults(np).Disruption.Budgets
 	var ws []field.Warning

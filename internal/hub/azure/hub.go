@@ -128,6 +128,11 @@ func (h *Hub) Fleet(ctx context.Context) (*fleet.Fleet, error) {
 	return f, nil
 }
 
+// Identity is the configured fleet.
+func (h *Hub) Identity() hub.FleetRef {
+	return hub.FleetRef{SubscriptionID: h.cfg.Fleet.SubscriptionID, ResourceGroup: h.cfg.Fleet.ResourceGroup, Name: h.cfg.Fleet.Fleet}
+}
+
 // UpgradeDuration is the configured estimate of one member's upgrade.
 func (h *Hub) UpgradeDuration() time.Duration { return h.cfg.UpgradeDuration }
 

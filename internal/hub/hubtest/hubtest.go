@@ -39,6 +39,15 @@ const (
 // that does not offer them yet).
 func Run(t *testing.T, newHub func(t *testing.T) hub.Hub, without ...Feature) {
 	has := func(f Feature) bool { return !slices.Contains(without, f) }
+	t.Run("identity", func(t *testing.T) {
+		// The ARM ids the provider checks name this fleet (a subscription,
+		// a resource group, a name), and it does not change.
+		h := newHub(t)
+		id := h.Identity()
+		if id.SubscriptionID == "" || id.ResourceGroup == "" || id.Name == "" || id != h.Identity() {
+			t.Fatalf("the hub names no fleet in Resource Manager: %+v", id)
+		}
+	})
 	t.Run("objects", func(t *testing.T) { testObjects(t, newHub, has) })
 	t.Run("update run states", func(t *testing.T) { testRunStates(t, newHub(t)) })
 	t.Run("update run gates", func(t *testing.T) { testGates(t, newHub(t)) })

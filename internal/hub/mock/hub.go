@@ -79,6 +79,11 @@ func New(cfg Config) (*Hub, error) {
 // Now is the hub's clock.
 func (h *Hub) Now() time.Time { return h.clock.Now() }
 
+// Identity is the mock fleet's place in Azure Resource Manager
+// (MockFleetID): ARM ids given to the provider (imports, update_strategy_id)
+// must name it, as on a real fleet.
+func (h *Hub) Identity() hub.FleetRef { return MockFleet }
+
 // Store exposes the state database (for tests and tools).
 func (h *Hub) Store() *Store { return h.store }
 

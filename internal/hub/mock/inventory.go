@@ -21,6 +21,7 @@ import (
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
+	"github.com/fleetform/terraform-provider-aks/internal/hub"
 )
 
 // SampleFleet is the built-in inventory used when no fleet file is configured.
@@ -33,6 +34,10 @@ const SampleFleetName = "<built-in sample fleet>"
 
 // DefaultSubscriptionID is used for clusters that do not name a subscription.
 const DefaultSubscriptionID = "00000000-0000-0000-0000-000000000000"
+
+// MockFleet is where the mock fleet is in Azure Resource Manager:
+// /subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/rg-fleet/providers/Microsoft.ContainerService/fleets/fleet.
+var MockFleet = hub.FleetRef{SubscriptionID: DefaultSubscriptionID, ResourceGroup: "rg-fleet", Name: "fleet"}
 
 // The inventory file format. Every field is snake_case; unknown fields are errors.
 type rawInventory struct {

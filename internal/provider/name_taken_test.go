@@ -1,0 +1,98 @@
+package provider
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/nodepool"
+	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
+	"github.com/fleetform/terraform-provider-aks/internal/engine/update"
+	"github.com/fleetform/terraform-provider-aks/internal/hub"
+)
+
+// A create whose name is taken on the hub (by hand, or by another state) is
+// refused at plan, with the import that adopts it — for every resource, on
+// both hubs — instead of failing at apply after other resources were applied.
+func TestAccNameTakenIsCaughtAtPlan(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "state.db")
+	ctx := context.Background()
+	taken := func(t *testing.T) {
+		h := hubOf(t, state, "", testClock)
+		pre := hub.Precondition{IfNoneMatch: true}
+		if _, err := h.ApplyPlacement(ctx, hub.Placement{Meta: hub.Meta{Name: "web"}, Spec: placement.Spec{Name: "web",
+			ResourceSelectors: []placement.ResourceSelector{{Version: "v1", Kind: "Namespace", Name: "web"}}}}, pre); err != nil {
+			t.Fatal(err)
+		}
+		stages := []update.Stage{{Name: "one", Groups: []update.Group{{Name: "canary"}}}}
+		if _, err := h.PutUpdateStrategy(ctx, hub.UpdateStrategy{Meta: hub.Meta{Name: "waves"}, Spec: update.Strategy{Stages: stages}}, pre); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := h.PutUpdateRun(ctx, hub.UpdateRun{Meta: hub.Meta{Name: "images"}, Spec: update.RunSpec{
+			ManagedClusterUpdate: update.ManagedClusterUpdate{Upgrade: update.Upgrade{Type: update.UpgradeNodeImageOnly}}}}, pre); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := h.PutAutoUpgradeProfile(ctx, hub.AutoUpgradeProfile{Meta: hub.Meta{Name: "stable"},
+			Spec: update.ProfileSpec{Channel: update.ChannelStable, Disabled: true}}, pre); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := h.ApplyNodePool(ctx, hub.NodePool{Meta: hub.Meta{Name: "spare"}, Cluster: "aks-east-prod-01", Spec: nodepool.NodePool{
+			Template: nodepool.Template{NodeClassRef: nodepool.NodeClassRef{Group: "karpenter.azure.com", Kind: "AKSNodeClass", Name: "default"}}}}, pre); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := providerConfigAt(state, "", testClock)
+	cases := []struct{ config, want string }{
+		{simplePlacement("", ""), `aks_fleet_placement web already exists on the hub`},
+		{`resource "aks_fleet_update_strategy" "s" {
+  name = "waves"
+  stages {
+    name = "one"
+    groups { name = "canary" }
+  }
+}`, `aks_fleet_update_strategy waves already exists on the hub`},
+		{`resource "aks_fleet_update_run" "r" {
+  name = "images"
+  upgrade { type = "NodeImageOnly" }
+}`, `aks_fleet_update_run images already exists on the hub`},
+		{`resource "aks_fleet_autoupgrade_profile" "p" {
+  name     = "stable"
+  channel  = "Stable"
+  disabled = true
+}`, `aks_fleet_autoupgrade_profile stable already exists on the hub`},
+		{`resource "aks_nap_nodepool" "n" {
+  cluster = "aks-east-prod-01"
+  name    = "spare"
+  template {
+    node_class_ref {
+      group = "karpenter.azure.com"
+      kind  = "AKSNodeClass"
+      name  = "default"
+    }
+  }
+}`, `aks_nap_nodepool aks-east-prod-01/spare already exists on the hub`},
+	}
+	for i, c := range cases {
+		steps := []resource.TestStep{{Config: cfg + c.config, PlanOnly: true, ExpectError: expectError(c.want)}}
+		if i == 0 {
+			steps[0].PreConfig = func() { taken(t) }
+		}
+		resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviders, Steps: steps})
+	}
+	// The error gives the import that adopts the object.
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviders, Steps: []resource.TestStep{{
+		Config: cfg + cases[1].config, PlanOnly: true,
+		ExpectError: expectError(`import { to = aks_fleet_update_strategy.<this resource's name> id = "waves" }`),
+	}}})
+	// Imported, the same configuration is the object's: no error, and a
+	// replacement (a new placement type) of a resource in state is not a new name.
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviders, Steps: []resource.TestStep{
+		{Config: cfg + "import {\n  to = aks_fleet_placement.test\n  id = \"web\"\n}\n" + simplePlacement("", "")},
+		{Config: cfg + simplePlacement("", `policy {
+  placement_type     = "PickN"
+  number_of_clusters = 1
+}`)},
+	}})
+}
