@@ -44,17 +44,33 @@ locals='locals {
   envs  = ["prod", "staging", "dev"]
   tiers = ["gold", "silver", "bronze"]
 }'
-policy='  policy = {
+policy='  policy {
     placement_type     = "PickN"
     number_of_clusters = 3 + count.index % 5
-    affinity = {
-      required = [{ label_selector = { match_labels = { env = local.envs[count.index % 3] } } }]
-      preferred = [
-        { weight = 40, preference = { label_selector = { match_labels = { tier = local.tiers[count.index % 3] } } } },
-        { weight = 60, preference = { property_sorter = { name = "kubernetes.azure.com/per-cpu-core-cost", sort_order = "Ascending" } } },
-      ]
+    affinity {
+      required {
+        label_selector { match_labels = { env = local.envs[count.index % 3] } }
+      }
+      preferred {
+        weight = 40
+        preference {
+          label_selector { match_labels = { tier = local.tiers[count.index % 3] } }
+        }
+      }
+      preferred {
+        weight = 60
+        preference {
+          property_sorter {
+            name       = "kubernetes.azure.com/per-cpu-core-cost"
+            sort_order = "Ascending"
+          }
+        }
+      }
     }
-    tolerations = [{ key = "dedicated", operator = "Exists" }]
+    tolerations {
+      key      = "dedicated"
+      operator = "Exists"
+    }
   }'
 cat >"$work/aks/main.tf" <<EOF
 terraform {
@@ -74,7 +90,11 @@ $locals
 resource "aks_fleet_placement" "app" {
   count              = $placements
   name               = "app-\${count.index}"
-  resource_selectors = [{ version = "v1", kind = "Namespace", name = "app-\${count.index}" }]
+  resource_selectors {
+    version = "v1"
+    kind    = "Namespace"
+    name    = "app-\${count.index}"
+  }
 $policy
 }
 EOF
@@ -192,8 +212,18 @@ provider "aks" {
 }
 resource "aks_fleet_update_run" "rollout" {
   name    = "rollout"
-  upgrade = { type = "NodeImageOnly" }
-  stages  = [for g in ["canary", "wave-1", "wave-2", "wave-3"] : { name = g, groups = [{ name = g, max_concurrency = "10" }], after_stage_wait_in_seconds = 3600 }]
+  upgrade { type = "NodeImageOnly" }
+  dynamic "stages" {
+    for_each = ["canary", "wave-1", "wave-2", "wave-3"]
+    content {
+      name                        = stages.value
+      after_stage_wait_in_seconds = 3600
+      groups {
+        name            = stages.value
+        max_concurrency = "10"
+      }
+    }
+  }
 }
 EOF
 echo 'resource "terraform_data" "one" { input = "x" }' >"$work/tfdata/main.tf"
