@@ -276,8 +276,8 @@ func foldNoFlags(obj map[string]any, at field.Path) error {
 			continue
 		}
 		if l, ok := obj[list].([]any); ok && len(l) > 0 {
-			return &decodeError{Attr: at.Child(k).String(), Err: fmt.Sprintf("%s = true says there is no %s, and %d %s "+
-				"blocks are written: remove the blocks, or the flag", k, list, len(l), list)}
+			return &decodeError{Attr: at.Child(k).String(), Err: fmt.Sprintf("%s = true says the %s list is empty, but %s "+
+				"written: remove the %s blocks, or the flag", k, list, isAre(countNoun(len(l), list+" block"), len(l)), list)}
 		}
 		obj[list] = []any{}
 	}
@@ -299,6 +299,28 @@ func encode(v any, typ tftypes.Type) (tftypes.Value, error) {
 		return tftypes.Value{}, err
 	}
 	return fromJSON(x, typ)
+}
+
+// isAre is "<what> is" or "<what> are" for a count n.
+func isAre(what string, n int) string {
+	if n == 1 {
+		return what + " is"
+	}
+	return what + " are"
+}
+
+// emptyBlock is a block with every attribute unset (`budgets {}`): what a
+// list element whose every value is a default reads as.
+func emptyBlock(t tftypes.Object) tftypes.Value {
+	vals := make(map[string]tftypes.Value, len(t.AttributeTypes))
+	for name, at := range t.AttributeTypes {
+		if isBlockList(at) {
+			vals[name] = tftypes.NewValue(at, []tftypes.Value{})
+		} else {
+			vals[name] = tftypes.NewValue(at, nil)
+		}
+	}
+	return tftypes.NewValue(t, vals)
 }
 
 // emptyList reports whether a known list value has no elements.
@@ -403,8 +425,11 @@ func fromJSON(x any, typ tftypes.Type) (tftypes.Value, error) {
 			if err != nil {
 				return tftypes.Value{}, fmt.Errorf("[%d]: %w", i, err)
 			}
-			if v.IsNull() && et.Is(tftypes.String) {
+			switch {
+			case v.IsNull() && et.Is(tftypes.String):
 				v = tftypes.NewValue(et, "")
+			case v.IsNull() && isBlockList(typ):
+				v = emptyBlock(et.(tftypes.Object)) // a block is never null: one written with nothing in it
 			}
 			vals[i] = v
 		}

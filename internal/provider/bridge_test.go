@@ -189,7 +189,29 @@ func TestBridgeNoFlagConflict(t *testing.T) {
 	var d bridgeDoc
 	_, err := decode(tftypes.NewValue(bridgeType, vals), &d)
 	var de *decodeError
-	if !errors.As(err, &de) || de.Attr != "no_budgets" || !strings.Contains(de.Err, "remove the blocks, or the flag") {
+	if !errors.As(err, &de) || de.Attr != "no_budgets" || !strings.Contains(de.Err, "no_budgets = true says the budgets list is empty, but 1 budgets block is written: remove the budgets blocks, or the flag") {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// An element of a list of blocks whose every value is unset (a budget whose
+// nodes is the default, recorded in the shortest form) is an empty block,
+// never a null element: Terraform has no null block.
+func TestBridgeBlockElementsAreNeverNull(t *testing.T) {
+	v, err := encode(bridgeDoc{Name: "x", Budgets: []bridgeInner{{}, {Values: []string{"a"}}}}, bridgeType)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var obj map[string]tftypes.Value
+	var blocks []tftypes.Value
+	if err := v.As(&obj); err != nil || obj["budgets"].As(&blocks) != nil || len(blocks) != 2 {
+		t.Fatalf("got %v", v)
+	}
+	if blocks[0].IsNull() {
+		t.Fatalf("the first block is null: %v", blocks[0])
+	}
+	var back bridgeDoc
+	if _, err := decode(v, &back); err != nil || len(back.Budgets) != 2 {
+		t.Fatalf("round trip: %+v %v", back, err)
 	}
 }

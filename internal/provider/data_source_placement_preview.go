@@ -84,6 +84,7 @@ func (d *placementPreviewDataSource) ValidateConfig(ctx context.Context, req dat
 	if !ok {
 		return
 	}
+	unknown = append(unknown, missingBlocks(req.Config)...) // designs/schema.md §1: said once
 	reportErrors(&resp.Diagnostics, "Invalid placement policy", placement.ValidatePolicy(m.Policy, m.Strategy), unknown)
 	if m.Name != "" && len(m.HeldClusters) > 0 {
 		resp.Diagnostics.AddAttributeError(path.Root("held_clusters"), "Conflicting placement preview",

@@ -91,6 +91,7 @@ func (d *updatePreviewDataSource) ValidateConfig(ctx context.Context, req dataso
 	if !ok {
 		return
 	}
+	unknown = append(unknown, missingBlocks(req.Config)...) // designs/schema.md §1: said once
 	reportErrors(&resp.Diagnostics, "Invalid update preview", update.ValidateRun(m.spec()), unknown)
 }
 

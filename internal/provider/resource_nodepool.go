@@ -139,6 +139,7 @@ func (r *nodePoolResource) ValidateConfig(ctx context.Context, req resource.Vali
 	if !ok {
 		return
 	}
+	unknown = append(unknown, missingBlocks(req.Config)...) // designs/schema.md §1: said once
 	errs := append(nodepool.ValidateIdentity(m.Cluster, m.Name), nodepool.Validate(m.NodePool)...)
 	reportErrors(&resp.Diagnostics, "Invalid NodePool", errs, unknown)
 }

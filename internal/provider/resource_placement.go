@@ -167,6 +167,7 @@ func (r *placementResource) ValidateConfig(ctx context.Context, req resource.Val
 	if !ok {
 		return
 	}
+	unknown = append(unknown, missingBlocks(req.Config)...) // designs/schema.md §1: said once
 	reportErrors(&resp.Diagnostics, "Invalid placement", placement.Validate(m.Spec), unknown)
 }
 

@@ -36,7 +36,7 @@ affinity {
 	}
 	cases := []struct{ config, want string }{
 		{placementWith("Web_1", sel, ""), `name: "Web_1" is not a DNS-1035 label`},
-		{placementWith("app", "[]", ""), `resource_selectors: between 1 and 100 resource selectors are required, got 0`},
+		{placementWith("app", "[]", ""), `resource_selectors: at least one resource_selectors block is required here. Add one: resource_selectors { … }.`},
 		{placementWith("app", `[{ version = "v1", kind = "Namespace", name = "a", label_selector {
   match_labels = { a = "b" }
 } }]`, ""),

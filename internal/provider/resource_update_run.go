@@ -272,6 +272,7 @@ func (r *updateRunResource) ValidateConfig(ctx context.Context, req resource.Val
 	if !ok {
 		return
 	}
+	unknown = append(unknown, missingBlocks(req.Config)...) // designs/schema.md §1: said once
 	var errs field.Errors
 	if !unknown.covers(field.Root("name")) {
 		if err := update.ValidateName("update run", m.Name); err != nil {

@@ -118,6 +118,7 @@ func (r *updateStrategyResource) ValidateConfig(ctx context.Context, req resourc
 	if !ok {
 		return
 	}
+	unknown = append(unknown, missingBlocks(req.Config)...) // designs/schema.md §1: said once
 	errs := append(updateNameErrors(updateStrategyKind, m.Name), update.ValidateStrategy(m.Strategy)...)
 	reportErrors(&resp.Diagnostics, "Invalid update strategy", errs, unknown)
 }

@@ -364,7 +364,7 @@ func TestAccUpdateStrategy_validation(t *testing.T) {
 	cases := []struct{ config, want string }{
 		{strategyConfig("Canary_First", threeWaves), `name: update strategy name "Canary_First" may contain only lower-case letters, digits and '-'`},
 		{strategyConfig("-canary", threeWaves), `name: update strategy name "-canary" must start and end with a lower-case letter or a digit`},
-		{strategyConfig("s", ""), `stages: at least one stage is required`},
+		{strategyConfig("s", ""), `stages: at least one stages block is required here. Add one: stages { … }.`},
 		{strategyConfig("s", `
     { name = "canary", groups {
       name = "canary"
@@ -383,7 +383,7 @@ func TestAccUpdateStrategy_validation(t *testing.T) {
     { name = "canary", groups {
       name = "wave-1"
     } },`), `stages[1].name`},
-		{strategyConfig("s", `{ name = "canary", # (no groups blocks) },`), `stages[0].groups: stage "canary" has no groups`},
+		{strategyConfig("s", `{ name = "canary" },`), `stages[0].groups: at least one groups block is required in stages[0]. Add one: groups { … }.`},
 		{strategyConfig("s", `{ name = "all", `+strings.Join(fiftyOne, ", ")+` },`), `stages[0].groups: stage "all" has 51 groups: at most 50 are allowed`},
 		{strategyConfig("s", `{ name = "canary", groups {
   name = "canary"

@@ -2,11 +2,16 @@ package provider
 
 import (
 	"fmt"
+	"slices"
 
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
 )
 
 // Every structure a configuration writes is a block (designs/schema.md §1):
@@ -187,4 +192,81 @@ func requiredBlock(b dschema.Block) dschema.Block {
 		return b
 	}
 	panic(fmt.Sprintf("schema: requiredBlock does not handle %T", b))
+}
+
+// missingBlocks are the required blocks a configuration leaves out where
+// their enclosing block is written (blockRequired reports each once). The
+// engines' rules about what such a block holds would only say the same
+// again ("template.node_class_ref.group is required" for a missing
+// template), so validation treats them as it treats unknown values: the
+// rules about them wait (unknownPaths.covers).
+func missingBlocks(config tfsdk.Config) unknownPaths {
+	var tree map[string]blockShape
+	switch s := config.Schema.(type) {
+	case rschema.Schema:
+		tree = shapesOf(s.Blocks)
+	case dschema.Schema:
+		tree = shapesOf(s.Blocks)
+	}
+	var out unknownPaths
+	var walk func(blocks map[string]blockShape, v tftypes.Value, at field.Path)
+	walk = func(blocks map[string]blockShape, v tftypes.Value, at field.Path) {
+		var obj map[string]tftypes.Value
+		if !v.IsKnown() || v.IsNull() || v.As(&obj) != nil {
+			return
+		}
+		for name, b := range blocks {
+			bv, p := obj[name], at.Child(name)
+			if !bv.IsKnown() {
+				continue
+			}
+			if !b.list {
+				if bv.IsNull() && b.required {
+					out = append(out, p)
+				}
+				walk(b.blocks, bv, p)
+				continue
+			}
+			var l []tftypes.Value
+			if bv.As(&l) != nil {
+				continue
+			}
+			if len(l) == 0 && b.required {
+				out = append(out, p)
+			}
+			for i, e := range l {
+				walk(b.blocks, e, p.Index(i))
+			}
+		}
+	}
+	walk(tree, config.Raw, field.Path{})
+	return out
+}
+
+// blockShape is what missingBlocks needs of a block: list or single,
+// required (blockRequired), and its nested blocks.
+type blockShape struct {
+	list, required bool
+	blocks         map[string]blockShape
+}
+
+func shapesOf[B any](in map[string]B) map[string]blockShape {
+	out := make(map[string]blockShape, len(in))
+	for name, b := range in {
+		switch b := any(b).(type) {
+		case rschema.ListNestedBlock:
+			out[name] = blockShape{list: true, required: hasBlockRequired(b.Validators), blocks: shapesOf(b.NestedObject.Blocks)}
+		case rschema.SingleNestedBlock:
+			out[name] = blockShape{required: hasBlockRequired(b.Validators), blocks: shapesOf(b.Blocks)}
+		case dschema.ListNestedBlock:
+			out[name] = blockShape{list: true, required: hasBlockRequired(b.Validators), blocks: shapesOf(b.NestedObject.Blocks)}
+		case dschema.SingleNestedBlock:
+			out[name] = blockShape{required: hasBlockRequired(b.Validators), blocks: shapesOf(b.Blocks)}
+		}
+	}
+	return out
+}
+
+func hasBlockRequired[V any](vs []V) bool {
+	return slices.ContainsFunc(vs, func(v V) bool { _, ok := any(v).(blockRequired); return ok })
 }

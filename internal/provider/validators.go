@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -100,7 +101,11 @@ func missingBlock(p path.Path, list bool) (string, string) {
 	if list {
 		return "Missing required block", fmt.Sprintf("%s: at least one %s block is required %s. Add one: %s { … }.", p, name, where, name)
 	}
-	return "Missing required block", fmt.Sprintf("%s: a %s block is required %s. Add it: %s { … }.", p, name, where, name)
+	article := "a"
+	if strings.ContainsAny(name[:1], "aeiou") {
+		article = "an"
+	}
+	return "Missing required block", fmt.Sprintf("%s: %s %s block is required %s. Add it: %s { … }.", p, article, name, where, name)
 }
 
 func (blockRequired) ValidateList(ctx context.Context, req validator.ListRequest, resp *validator.ListResponse) {

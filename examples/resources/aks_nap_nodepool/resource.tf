@@ -62,7 +62,11 @@ resource "aks_nap_nodepool" "general" {
 data "aks_nap_disruption_preview" "general" {
   cluster  = aks_nap_nodepool.general.cluster
   nodepool = aks_nap_nodepool.general.name
-  dynamic "budgets" { # the pool's own budgets, block by block
+  # The pool's own budgets, block by block, and its no_budgets: without it a
+  # pool with no_budgets = true (unlimited) would be evaluated with none
+  # written, which is Karpenter's default 10% budget.
+  no_budgets = aks_nap_nodepool.general.disruption.no_budgets
+  dynamic "budgets" {
     for_each = aks_nap_nodepool.general.disruption.budgets
     content {
       nodes    = budgets.value.nodes
