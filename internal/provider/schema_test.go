@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -158,4 +159,41 @@ func containsObject(t tftypes.Type) bool {
 		return containsObject(t.ElementType)
 	}
 	return false
+}
+
+// A missing required block is one error, not one per rule about its
+// contents (designs/schema.md §1).
+func TestMissingRequiredBlockIsOneError(t *testing.T) {
+	ctx := context.Background()
+	server, schemas := protocolServer(t)
+	for typeName, want := range map[string]string{
+		"aks_nap_nodepool":          "template: a template block is required here",
+		"aks_fleet_update_run":      "upgrade: an upgrade block is required here",
+		"aks_fleet_update_strategy": "stages: at least one stages block is required here",
+		"aks_fleet_placement":       "resource_selectors: at least one resource_selectors block is required here",
+	} {
+		typ := schemas.ResourceSchemas[typeName].ValueType().(tftypes.Object)
+		vals := map[string]tftypes.Value{}
+		for name, at := range typ.AttributeTypes {
+			switch {
+			case name == "name":
+				vals[name] = tftypes.NewValue(at, "x")
+			case name == "cluster":
+				vals[name] = tftypes.NewValue(at, "aks-east-prod-01")
+			case isBlockList(at):
+				vals[name] = tftypes.NewValue(at, []tftypes.Value{})
+			default:
+				vals[name] = tftypes.NewValue(at, nil)
+			}
+		}
+		cfg, _ := tfprotov6.NewDynamicValue(typ, tftypes.NewValue(typ, vals))
+		resp, err := server.ValidateResourceConfig(ctx, &tfprotov6.ValidateResourceConfigRequest{TypeName: typeName, Config: &cfg})
+		if err != nil {
+			t.Fatal(err)
+		}
+		errs := errorsOf(resp.Diagnostics)
+		if len(errs) != 1 || !strings.Contains(errs[0], want) {
+			t.Errorf("%s: want one error %q, got %q", typeName, want, errs)
+		}
+	}
 }
