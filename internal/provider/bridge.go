@@ -215,8 +215,8 @@ func toJSON(v tftypes.Value, at field.Path, unknown *unknownPaths) (any, error) 
 			}
 			out[k] = x
 		}
-		if t.Is(tftypes.Object{}) {
-			return out, foldNoFlags(out, at)
+		if ot, ok := t.(tftypes.Object); ok {
+			return out, foldNoFlags(out, ot, at)
 		}
 		return out, nil
 	case t.Is(tftypes.List{}), t.Is(tftypes.Set{}), t.Is(tftypes.Tuple{}):
@@ -260,15 +260,19 @@ func isBlockList(t tftypes.Type) bool {
 	return ok && l.ElementType.Is(tftypes.Object{})
 }
 
-// noFlag is the flag that says the list attribute name is empty on purpose.
-func noFlag(name string) string { return "no_" + name }
+// flaggedList is the list of blocks an attribute of object type t says is
+// empty on purpose: name is `no_<list>`, a bool beside a list of blocks.
+func flaggedList(t tftypes.Object, name string) (string, bool) {
+	list, ok := strings.CutPrefix(name, "no_")
+	return list, ok && t.AttributeTypes[name].Is(tftypes.Bool) && isBlockList(t.AttributeTypes[list])
+}
 
-// foldNoFlags replaces, in a decoded object, every `no_<list> = true` by an
-// empty <list>, and drops the flags.
-func foldNoFlags(obj map[string]any, at field.Path) error {
+// foldNoFlags replaces, in an object of type t decoded, every `no_<list> =
+// true` by an empty <list>, and drops the flags.
+func foldNoFlags(obj map[string]any, t tftypes.Object, at field.Path) error {
 	for k, v := range obj {
-		list, isFlag := strings.CutPrefix(k, "no_")
-		if _, hasList := obj[list]; !isFlag || !hasList {
+		list, isFlag := flaggedList(t, k)
+		if !isFlag {
 			continue
 		}
 		delete(obj, k)
@@ -373,8 +377,7 @@ func fromJSON(x any, typ tftypes.Type) (tftypes.Value, error) {
 		vals := make(map[string]tftypes.Value, len(ot.AttributeTypes))
 		empty := true
 		for name, at := range ot.AttributeTypes {
-			list, isFlag := strings.CutPrefix(name, "no_")
-			if _, hasList := ot.AttributeTypes[list]; isFlag && hasList && at.Is(tftypes.Bool) {
+			if list, isFlag := flaggedList(ot, name); isFlag {
 				l, isList := m[list].([]any)
 				none := isList && len(l) == 0
 				vals[name] = tftypes.NewValue(at, none) // unfolds foldNoFlags

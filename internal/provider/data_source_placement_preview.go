@@ -49,7 +49,8 @@ func (d *placementPreviewDataSource) Configure(_ context.Context, req datasource
 }
 
 func (d *placementPreviewDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	_, spec := dataSourceSpec(placementSpecAttrs())
+	policy := placementPolicyAttr()
+	policy.Required, policy.Optional = true, false // the preview of a policy needs one
 	resp.Schema = dschema.Schema{
 		MarkdownDescription: "Runs the Fleet scheduler on a placement policy against the current fleet without placing anything: " +
 			"which clusters it would pick, with their scores, and why the others are left out. The same preview as " +
@@ -72,19 +73,18 @@ func (d *placementPreviewDataSource) Schema(_ context.Context, _ datasource.Sche
 			"review": reviewAttr("aks_fleet_placement"),
 		},
 		Blocks: map[string]dschema.Block{
-			"policy":   requiredBlock(spec["policy"]),
-			"strategy": spec["strategy"],
+			"policy":   dataSourceBlock(blockOf(policy)),
+			"strategy": dataSourceBlock(blockOf(placementStrategyAttr())),
 		},
 	}
 }
 
 func (d *placementPreviewDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
 	var m placementPreviewModel
-	unknown, ok := readValue(req.Config.Raw, &m, &resp.Diagnostics)
+	unknown, ok := readConfig(req.Config, &m, &resp.Diagnostics)
 	if !ok {
 		return
 	}
-	unknown = append(unknown, missingBlocks(req.Config)...) // designs/schema.md §1: said once
 	reportErrors(&resp.Diagnostics, "Invalid placement policy", placement.ValidatePolicy(m.Policy, m.Strategy), unknown)
 	if m.Name != "" && len(m.HeldClusters) > 0 {
 		resp.Diagnostics.AddAttributeError(path.Root("held_clusters"), "Conflicting placement preview",

@@ -87,11 +87,10 @@ func (d *updatePreviewDataSource) Schema(_ context.Context, _ datasource.SchemaR
 
 func (d *updatePreviewDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
 	var m updatePreviewModel
-	unknown, ok := readValue(req.Config.Raw, &m, &resp.Diagnostics)
+	unknown, ok := readConfig(req.Config, &m, &resp.Diagnostics)
 	if !ok {
 		return
 	}
-	unknown = append(unknown, missingBlocks(req.Config)...) // designs/schema.md §1: said once
 	reportErrors(&resp.Diagnostics, "Invalid update preview", update.ValidateRun(m.spec()), unknown)
 }
 

@@ -5,6 +5,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/azure/armfleet"
@@ -74,4 +78,18 @@ func memberOf(f *fleet.Fleet, cluster string) error {
 		return fmt.Errorf("%s; did you mean %s?", msg, strings.Join(names, " or "))
 	}
 	return fmt.Errorf("%s (%d members; the aks_fleet_member_clusters data source lists them)", msg, len(f.Clusters))
+}
+
+// strategyInFleet refuses at plan an update_strategy_id that is the ARM id
+// of another fleet's strategy (inFleet): the run or profile would follow
+// this fleet's strategy of the same name. It reports whether the id may be used.
+func strategyInFleet(h hub.Hub, id string, unknown unknownPaths, diags *diag.Diagnostics) bool {
+	if id == "" || unknown.covers(field.Root("update_strategy_id")) {
+		return true
+	}
+	if _, err := inFleet(h, armfleet.UpdateStrategies, id); err != nil {
+		diags.AddAttributeError(path.Root("update_strategy_id"), "Invalid update strategy id", "update_strategy_id: "+err.Error()+".")
+		return false
+	}
+	return true
 }

@@ -21,7 +21,6 @@ import (
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
-	"github.com/fleetform/terraform-provider-aks/internal/hub/azure/armfleet"
 )
 
 // The lifecycle every resource shares, as plain helpers in the style of the
@@ -62,6 +61,14 @@ func readValue(raw tftypes.Value, out any, diags *diag.Diagnostics) (unknownPath
 // readPlan decodes a planned value into a model. The returned paths are the
 // configurable values not known yet: computed-only attributes (id, preview,
 // status) are always unknown in a plan and are no input to any rule.
+// readConfig decodes a configuration for validation, like readValue; the
+// required blocks it leaves out count as unknown too (missingBlocks): the
+// rules about their contents wait, the block's validator says it once.
+func readConfig(config tfsdk.Config, out any, diags *diag.Diagnostics) (unknownPaths, bool) {
+	unknown, ok := readValue(config.Raw, out, diags)
+	return append(unknown, missingBlocks(config)...), ok
+}
+
 func readPlan(plan tfsdk.Plan, out any, diags *diag.Diagnostics) (unknownPaths, bool) {
 	unknown, ok := readValue(plan.Raw, out, diags)
 	var inputs unknownPaths
@@ -460,16 +467,4 @@ func refuseTakenName(ctx context.Context, req resource.ModifyPlanRequest, h hub.
 		"import block beside this resource\n\n  import {\n    to = %s.<this resource's name>\n    id = %q\n  }\n\nor with\n\n  "+
 		"terraform import %s.<this resource's name> %s\n\nor give this resource another name.", obj, obj.Kind, obj.ID, obj.Kind, obj.ID))
 	return true
-}
-
-// checkStrategyInFleet refuses at plan an update_strategy_id that is the
-// ARM id of another fleet's strategy (inFleet): the run or profile would
-// follow this fleet's strategy of the same name.
-func checkStrategyInFleet(h hub.Hub, id string, unknown unknownPaths, diags *diag.Diagnostics) {
-	if id == "" || unknown.covers(field.Root("update_strategy_id")) {
-		return
-	}
-	if _, err := inFleet(h, armfleet.UpdateStrategies, id); err != nil {
-		diags.AddAttributeError(path.Root("update_strategy_id"), "Invalid update strategy id", "update_strategy_id: "+err.Error()+".")
-	}
 }

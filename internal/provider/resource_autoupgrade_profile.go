@@ -184,7 +184,7 @@ func (r *autoUpgradeProfileResource) ModifyPlan(ctx context.Context, req resourc
 	// §5): the channel's release a profile starts from, when it is created
 	// or retargeted, and the versions of a run it generates.
 	decides := true
-	if checkStrategyInFleet(r.hub, plan.UpdateStrategyID, unknown, &resp.Diagnostics); resp.Diagnostics.HasError() {
+	if !strategyInFleet(r.hub, plan.UpdateStrategyID, unknown, &resp.Diagnostics) {
 		return
 	}
 	if refuseTakenName(ctx, req, r.hub, obj, unknown.covers(field.Root("name")),

@@ -135,11 +135,10 @@ func (r *nodePoolResource) ValidateConfig(ctx context.Context, req resource.Vali
 		return
 	}
 	var m nodePoolModel
-	unknown, ok := readValue(req.Config.Raw, &m, &resp.Diagnostics)
+	unknown, ok := readConfig(req.Config, &m, &resp.Diagnostics)
 	if !ok {
 		return
 	}
-	unknown = append(unknown, missingBlocks(req.Config)...) // designs/schema.md §1: said once
 	errs := append(nodepool.ValidateIdentity(m.Cluster, m.Name), nodepool.Validate(m.NodePool)...)
 	reportErrors(&resp.Diagnostics, "Invalid NodePool", errs, unknown)
 }
@@ -222,7 +221,7 @@ func poolNodes(ctx context.Context, h hub.Hub, cluster, name string, create bool
 		live, err = h.NodePoolNodes(ctx, cluster, name)
 	}
 	if errors.Is(err, hub.ErrNotFound) {
-		diags.AddAttributeError(path.Root("cluster"), "Unknown member cluster", "cluster: "+strings.TrimPrefix(err.Error(), hub.ErrNotFound.Error()+": ")+
+		diags.AddAttributeError(path.Root("cluster"), "Unknown member cluster", "cluster: "+err.Error()+
 			". Use the name of a member cluster (data.aks_fleet_member_clusters lists them).")
 		return live, false
 	}
@@ -239,6 +238,11 @@ func nodePoolReviewSpec(budgets []nodepool.Budget) string {
 	return specDigest(nodepool.NodePool{Disruption: &nodepool.Disruption{Budgets: budgets}}, nodepool.WithDefaults)
 }
 
+// notMember is memberOf's error as a hub.ErrNotFound.
+type notMember struct{ error }
+
+func (notMember) Is(target error) bool { return target == hub.ErrNotFound }
+
 // isMember returns hub.ErrNotFound when cluster is not a member of the fleet.
 func isMember(ctx context.Context, h hub.Hub, cluster string) error {
 	f, err := h.Fleet(ctx)
@@ -246,7 +250,7 @@ func isMember(ctx context.Context, h hub.Hub, cluster string) error {
 		return err
 	}
 	if err := memberOf(f, cluster); err != nil {
-		return fmt.Errorf("%w: %v", hub.ErrNotFound, err)
+		return notMember{err}
 	}
 	return nil
 }
@@ -491,13 +495,12 @@ func (r *nodePoolResource) ImportState(ctx context.Context, req resource.ImportS
 		return
 	}
 	if r.hub != nil {
-		f, err := r.hub.Fleet(ctx)
-		if err != nil {
-			hubError(&resp.Diagnostics, opRead, objectRef{nodePoolType, req.ID}, err)
-			return
-		}
-		if err := memberOf(f, c); err != nil {
+		switch err := isMember(ctx, r.hub, c); {
+		case errors.Is(err, hub.ErrNotFound):
 			resp.Diagnostics.AddError("Invalid import id", "Import a NodePool as <cluster>/<nodepool>: "+err.Error()+".")
+			return
+		case err != nil:
+			hubError(&resp.Diagnostics, opRead, objectRef{nodePoolType, req.ID}, err)
 			return
 		}
 	}

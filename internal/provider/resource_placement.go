@@ -163,11 +163,10 @@ func requiresReplaceOnPlacementType(ctx context.Context, req planmodifier.Object
 
 func (r *placementResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m placementModel
-	unknown, ok := readValue(req.Config.Raw, &m, &resp.Diagnostics)
+	unknown, ok := readConfig(req.Config, &m, &resp.Diagnostics)
 	if !ok {
 		return
 	}
-	unknown = append(unknown, missingBlocks(req.Config)...) // designs/schema.md §1: said once
 	reportErrors(&resp.Diagnostics, "Invalid placement", placement.Validate(m.Spec), unknown)
 }
 

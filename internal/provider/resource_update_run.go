@@ -268,11 +268,10 @@ func updateRunSpecAttrs(replace string) map[string]rschema.Attribute {
 
 func (r *updateRunResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m updateRunModel
-	unknown, ok := readValue(req.Config.Raw, &m, &resp.Diagnostics)
+	unknown, ok := readConfig(req.Config, &m, &resp.Diagnostics)
 	if !ok {
 		return
 	}
-	unknown = append(unknown, missingBlocks(req.Config)...) // designs/schema.md §1: said once
 	var errs field.Errors
 	if !unknown.covers(field.Root("name")) {
 		if err := update.ValidateName("update run", m.Name); err != nil {
@@ -304,7 +303,7 @@ func (r *updateRunResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	if !ok {
 		return
 	}
-	if checkStrategyInFleet(r.hub, plan.UpdateStrategyID, unknown, &resp.Diagnostics); resp.Diagnostics.HasError() {
+	if !strategyInFleet(r.hub, plan.UpdateStrategyID, unknown, &resp.Diagnostics) {
 		return
 	}
 	if refuseTakenName(ctx, req, r.hub, objectRef{updateRunType, plan.Name}, unknown.covers(field.Root("name")),

@@ -114,11 +114,10 @@ func updateNameErrors(kind, name string) field.Errors {
 
 func (r *updateStrategyResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m updateStrategyModel
-	unknown, ok := readValue(req.Config.Raw, &m, &resp.Diagnostics)
+	unknown, ok := readConfig(req.Config, &m, &resp.Diagnostics)
 	if !ok {
 		return
 	}
-	unknown = append(unknown, missingBlocks(req.Config)...) // designs/schema.md §1: said once
 	errs := append(updateNameErrors(updateStrategyKind, m.Name), update.ValidateStrategy(m.Strategy)...)
 	reportErrors(&resp.Diagnostics, "Invalid update strategy", errs, unknown)
 }

@@ -178,22 +178,6 @@ func dataSourceSpec(in map[string]rschema.Attribute) (map[string]dschema.Attribu
 	return dataSourceAttrs(attrs), dataSourceBlocks(blocks)
 }
 
-// requiredBlock returns a data-source block made required (a data source
-// that previews a resource's optional block needs it).
-func requiredBlock(b dschema.Block) dschema.Block {
-	switch b := b.(type) {
-	case dschema.SingleNestedBlock:
-		b.Validators = append([]validator.Object{blockRequired{}}, b.Validators...)
-		b.MarkdownDescription = requiredNote(true, false) + b.MarkdownDescription
-		return b
-	case dschema.ListNestedBlock:
-		b.Validators = append([]validator.List{blockRequired{}}, b.Validators...)
-		b.MarkdownDescription = requiredNote(true, true) + b.MarkdownDescription
-		return b
-	}
-	panic(fmt.Sprintf("schema: requiredBlock does not handle %T", b))
-}
-
 // missingBlocks are the required blocks a configuration leaves out where
 // their enclosing block is written (blockRequired reports each once). The
 // engines' rules about what such a block holds would only say the same

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -132,8 +131,8 @@ func blockUpgrade(v tftypes.Value, to tftypes.Type) (tftypes.Value, error) {
 		}
 		out := make(map[string]tftypes.Value, len(t.AttributeTypes))
 		for name, at := range t.AttributeTypes {
-			if list, isFlag := strings.CutPrefix(name, "no_"); isFlag && at.Is(tftypes.Bool) {
-				if lv, had := m[list]; had && isBlockList(t.AttributeTypes[list]) {
+			if list, isFlag := flaggedList(t, name); isFlag {
+				if lv, had := m[list]; had {
 					out[name] = tftypes.NewValue(at, lv.IsKnown() && !lv.IsNull() && emptyList(lv))
 					continue
 				}

@@ -86,45 +86,48 @@ func parentWritten(ctx context.Context, config tfsdk.Config, p path.Path) bool {
 	return !obj.IsNull() && !obj.IsUnknown()
 }
 
-func missingBlock(p path.Path, list bool) (string, string) {
-	steps := p.Steps()
-	name := p.String()
-	if len(steps) > 0 {
+// nameIn is the attribute or block name a path ends with, and where it is:
+// "in <parent path>", or "here" at the top level.
+func nameIn(p path.Path) (name, where string) {
+	name, where = p.String(), "here"
+	if steps := p.Steps(); len(steps) > 0 {
 		if a, ok := steps[len(steps)-1].(path.PathStepAttributeName); ok {
 			name = string(a)
 		}
 	}
-	where := "here"
 	if parent := p.ParentPath(); len(parent.Steps()) > 0 {
 		where = "in " + parent.String()
 	}
-	if list {
-		return "Missing required block", fmt.Sprintf("%s: at least one %s block is required %s. Add one: %s { … }.", p, name, where, name)
+	return name, where
+}
+
+// missingBlock reports a required block left out where its enclosing block is written.
+func missingBlock(ctx context.Context, config tfsdk.Config, p path.Path, list bool, diags *diag.Diagnostics) {
+	if !parentWritten(ctx, config, p) {
+		return
 	}
-	article := "a"
-	if strings.ContainsAny(name[:1], "aeiou") {
-		article = "an"
+	name, where := nameIn(p)
+	detail := fmt.Sprintf("%s: at least one %s block is required %s. Add one: %s { … }.", p, name, where, name)
+	if !list {
+		article := "a"
+		if strings.ContainsAny(name[:1], "aeiou") {
+			article = "an"
+		}
+		detail = fmt.Sprintf("%s: %s %s block is required %s. Add it: %s { … }.", p, article, name, where, name)
 	}
-	return "Missing required block", fmt.Sprintf("%s: %s %s block is required %s. Add it: %s { … }.", p, article, name, where, name)
+	diags.AddAttributeError(p, "Missing required block", detail)
 }
 
 func (blockRequired) ValidateList(ctx context.Context, req validator.ListRequest, resp *validator.ListResponse) {
-	if req.ConfigValue.IsUnknown() || !req.ConfigValue.IsNull() && len(req.ConfigValue.Elements()) > 0 {
-		return
+	if !req.ConfigValue.IsUnknown() && len(req.ConfigValue.Elements()) == 0 {
+		missingBlock(ctx, req.Config, req.Path, true, &resp.Diagnostics)
 	}
-	if !parentWritten(ctx, req.Config, req.Path) {
-		return
-	}
-	summary, detail := missingBlock(req.Path, true)
-	resp.Diagnostics.AddAttributeError(req.Path, summary, detail)
 }
 
 func (blockRequired) ValidateObject(ctx context.Context, req validator.ObjectRequest, resp *validator.ObjectResponse) {
-	if !req.ConfigValue.IsNull() || !parentWritten(ctx, req.Config, req.Path) {
-		return
+	if req.ConfigValue.IsNull() {
+		missingBlock(ctx, req.Config, req.Path, false, &resp.Diagnostics)
 	}
-	summary, detail := missingBlock(req.Path, false)
-	resp.Diagnostics.AddAttributeError(req.Path, summary, detail)
 }
 
 // argRequired requires an argument of a single block where the block is
@@ -142,14 +145,8 @@ func missingArgument(ctx context.Context, config tfsdk.Config, p path.Path, null
 	if !null || !parentWritten(ctx, config, p) {
 		return
 	}
-	name, where := p.String(), "its block"
-	if steps := p.Steps(); len(steps) > 0 {
-		if a, ok := steps[len(steps)-1].(path.PathStepAttributeName); ok {
-			name = string(a)
-		}
-		where = p.ParentPath().String()
-	}
-	diags.AddAttributeError(p, "Missing required argument", fmt.Sprintf("%s: the argument %q is required in %s. Add it.", p, name, where))
+	name, where := nameIn(p)
+	diags.AddAttributeError(p, "Missing required argument", fmt.Sprintf("%s: the argument %q is required %s. Add it.", p, name, where))
 }
 
 func (argRequired) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {

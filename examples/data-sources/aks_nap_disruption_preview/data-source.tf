@@ -50,6 +50,18 @@ output "weekend_only_warnings" {
   value = data.aks_nap_disruption_preview.weekend_only.warnings
 }
 
+# No budget at all (Karpenter's `budgets: []`): every reason is unlimited —
+# which a warning says. Without no_budgets and without budgets blocks, the
+# default applies: one 10% budget.
+data "aks_nap_disruption_preview" "unlimited" {
+  nodes      = 10
+  no_budgets = true
+}
+
+output "unlimited_allowed_now" {
+  value = { for a in data.aks_nap_disruption_preview.unlimited.allowed_now : a.reason => a.unlimited }
+}
+
 # A pool's budgets for its live nodes, now, as the pool's plan previews them
 # (a pool that does not exist yet has none).
 data "aks_nap_disruption_preview" "east_default" {
