@@ -148,8 +148,12 @@ type Condition struct {
 // Placement is a ClusterResourcePlacement.
 type Placement struct {
 	Meta
-	Spec   placement.Spec
-	Status PlacementStatus
+	Spec placement.Spec
+	// Written is the spec as its writer sent it, before the server filled in
+	// its defaults, when the hub knows it; nil when it does not. An import
+	// records it (designs/hub.md §5, the written form).
+	Written *placement.Spec
+	Status  PlacementStatus
 }
 
 // PlacementStatus is what the hub's scheduler decided, as every hub reports it.
@@ -178,12 +182,20 @@ type PlacementStatus struct {
 type UpdateStrategy struct {
 	Meta
 	Spec update.Strategy
+	// Written is the spec as its writer sent it, before the server filled in
+	// its defaults, when the hub knows it; nil when it does not. An import
+	// records it (designs/hub.md §5, the written form).
+	Written *update.Strategy
 }
 
 // UpdateRun is a fleets/updateRuns resource.
 type UpdateRun struct {
 	Meta
 	Spec update.RunSpec
+	// Written is the spec as its writer sent it, before the server filled in
+	// its defaults, when the hub knows it; nil when it does not. An import
+	// records it (designs/hub.md §5, the written form).
+	Written *update.RunSpec
 	// ResolvedStrategy is the strategy copied into the run when it was created.
 	ResolvedStrategy *update.Strategy
 	Status           update.RunStatus
@@ -196,8 +208,12 @@ type UpdateRun struct {
 // AutoUpgradeProfile is a fleets/autoUpgradeProfiles resource.
 type AutoUpgradeProfile struct {
 	Meta
-	Spec   update.ProfileSpec
-	Status update.ProfileStatus
+	Spec update.ProfileSpec
+	// Written is the spec as its writer sent it, before the server filled in
+	// its defaults, when the hub knows it; nil when it does not. An import
+	// records it (designs/hub.md §5, the written form).
+	Written *update.ProfileSpec
+	Status  update.ProfileStatus
 }
 
 // NodePool is a Karpenter NodePool on a member cluster.
@@ -205,6 +221,10 @@ type NodePool struct {
 	Meta
 	Cluster string
 	Spec    nodepool.NodePool
+	// Written is the spec as its writer sent it, before the server filled in
+	// its defaults, when the hub knows it; nil when it does not. An import
+	// records it (designs/hub.md §5, the written form).
+	Written *nodepool.NodePool
 	Status  NodePoolStatus
 }
 

@@ -218,5 +218,5 @@ func (d *autoUpgradePreviewDataSource) Read(ctx context.Context, req datasource.
 		resp.Diagnostics.AddError("Cannot record the review", err.Error())
 		return
 	}
-	setState(&resp.State, m, &resp.Diagnostics)
+	setState(ctx, &resp.State, m, &resp.Diagnostics)
 }

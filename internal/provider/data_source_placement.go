@@ -94,5 +94,5 @@ func (d *placementDataSource) Read(ctx context.Context, req datasource.ReadReque
 	pv := placement.Preview(placement.Result{Decisions: s.Decisions}, placement.DefaultPreviewLimit)
 	m.Decisions = append(append([]placement.Decision{}, pv.Selected...), pv.LeftOut...)
 	m.Conditions = newConditionDocs(s.Conditions)
-	setState(&resp.State, m, &resp.Diagnostics)
+	setState(ctx, &resp.State, m, &resp.Diagnostics)
 }

@@ -81,5 +81,5 @@ func (d *updateRunDataSource) Read(ctx context.Context, req datasource.ReadReque
 		}
 		m.Members[ms.Name] = line
 	}
-	setState(&resp.State, m, &resp.Diagnostics)
+	setState(ctx, &resp.State, m, &resp.Diagnostics)
 }

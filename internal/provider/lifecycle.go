@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/defaults"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -172,10 +173,10 @@ func canonicalFields(v reflect.Value, out map[string]any) {
 // removals in the next plan. So, top down, every value the practitioner did
 // not write is dropped when the spec means the same without it — what is
 // left is the hub's spec in the practitioner's form: their own values, and
-// whatever really differs. On import nothing is known of what the
-// practitioner writes (written is the zero spec), so every default is
-// dropped: the shortest form, which a configuration that leaves defaults
-// out matches at once (designs/hub.md §5).
+// whatever really differs. On import written is the object's written form
+// when the hub knows it (importForm), so the values its writer spelled
+// stay, defaults included; when it does not, written is the zero spec and
+// every default is dropped: the shortest form (designs/hub.md §5).
 func adoptSpec[S any](live, written S, withDefaults func(S) S) S {
 	liveTree, err1 := toTree(live)
 	writtenTree, err2 := toTree(written)
@@ -234,6 +235,35 @@ func adoptSpec[S any](live, written S, withDefaults func(S) S) S {
 	return out
 }
 
+// privateImported marks a resource imported and not read yet.
+const privateImported = "imported"
+
+// markImported is what ImportState records beside the id: the read that
+// follows adopts the object's written form (importForm).
+func markImported(ctx context.Context, private privateSetter, diags *diag.Diagnostics) {
+	diags.Append(private.SetKey(ctx, privateImported, []byte("true"))...)
+}
+
+// importForm is the form Read adopts the hub's spec in (adoptSpec's
+// written): the state's, except on the read that follows an import, which
+// knows nothing of the configuration and takes the object's written form —
+// the spec as its writer sent it, before the server's defaults — when the
+// hub knows it, and the shortest form (no value written) when it does not
+// (designs/hub.md §5). That read clears the mark.
+func importForm[S any](ctx context.Context, req privateGetter, resp privateSetter, state S, written *S, diags *diag.Diagnostics) S {
+	raw, d := req.GetKey(ctx, privateImported)
+	diags.Append(d...)
+	if len(raw) == 0 {
+		return state
+	}
+	diags.Append(resp.SetKey(ctx, privateImported, nil)...)
+	if written == nil {
+		var none S
+		return none
+	}
+	return *written
+}
+
 // toTree is a value as plain JSON data (objects are maps).
 func toTree(v any) (any, error) {
 	raw, err := json.Marshal(v)
@@ -256,6 +286,7 @@ func recordRead(ctx context.Context, state *tfsdk.State, model any, adopted bool
 		diags.AddError("Cannot record the state", err.Error())
 		return
 	}
+	defer fillDefaults(ctx, state, diags)
 	if adopted {
 		state.Raw = v
 		return
@@ -276,6 +307,64 @@ func recordRead(ctx context.Context, state *tfsdk.State, model any, adopted bool
 		}
 		diags.Append(state.SetAttribute(ctx, path.Root(name), av)...)
 	}
+}
+
+// fillDefaults sets every null attribute of a state that has a default in
+// the schema (an Optional+Computed attribute, e.g. a resource selector's
+// `group`, "" for the core group) to that default: what the framework plans
+// for a configuration that leaves it out, and what the state already holds
+// after a create. A state written from a model (an import, a change made
+// outside Terraform: the bridge writes "" as null) or by an earlier release
+// would otherwise plan the default as a change.
+func fillDefaults(ctx context.Context, state *tfsdk.State, diags *diag.Diagnostics) {
+	v, err := tftypes.Transform(state.Raw, func(p *tftypes.AttributePath, v tftypes.Value) (tftypes.Value, error) {
+		if !v.IsNull() || len(p.Steps()) == 0 {
+			return v, nil
+		}
+		a, err := state.Schema.AttributeAtTerraformPath(ctx, p)
+		if err != nil {
+			return v, nil // a block or an element: no default
+		}
+		if d, ok := defaultOf(ctx, a); ok {
+			return d, nil
+		}
+		return v, nil
+	})
+	if err != nil {
+		diags.AddError("Cannot record the state", err.Error())
+		return
+	}
+	state.Raw = v
+}
+
+// defaultOf is an attribute's static default, if it has one.
+func defaultOf(ctx context.Context, a any) (tftypes.Value, bool) {
+	var val tfattr.Value
+	switch a := a.(type) {
+	case interface{ StringDefaultValue() defaults.String }:
+		if d := a.StringDefaultValue(); d != nil {
+			var resp defaults.StringResponse
+			d.DefaultString(ctx, defaults.StringRequest{}, &resp)
+			val = resp.PlanValue
+		}
+	case interface{ BoolDefaultValue() defaults.Bool }:
+		if d := a.BoolDefaultValue(); d != nil {
+			var resp defaults.BoolResponse
+			d.DefaultBool(ctx, defaults.BoolRequest{}, &resp)
+			val = resp.PlanValue
+		}
+	case interface{ NumberDefaultValue() defaults.Number }:
+		if d := a.NumberDefaultValue(); d != nil {
+			var resp defaults.NumberResponse
+			d.DefaultNumber(ctx, defaults.NumberRequest{}, &resp)
+			val = resp.PlanValue
+		}
+	}
+	if val == nil || val.IsNull() {
+		return tftypes.Value{}, false
+	}
+	tv, err := val.ToTerraformValue(ctx)
+	return tv, err == nil
 }
 
 // setComputed records a Go value in a computed attribute through the bridge.
@@ -303,13 +392,14 @@ func setComputed(ctx context.Context, target interface {
 }
 
 // setState replaces a whole state with a model (Read adopting the hub's spec).
-func setState(state *tfsdk.State, model any, diags *diag.Diagnostics) {
+func setState(ctx context.Context, state *tfsdk.State, model any, diags *diag.Diagnostics) {
 	v, err := encode(model, state.Raw.Type())
 	if err != nil {
 		diags.AddError("Cannot record the state", err.Error())
 		return
 	}
 	state.Raw = v
+	fillDefaults(ctx, state, diags)
 }
 
 // The version of the hub object last read is kept in private state under

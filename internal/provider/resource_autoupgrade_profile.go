@@ -343,7 +343,7 @@ func (r *autoUpgradeProfileResource) apply(ctx context.Context, op string, prior
 			written.GenerateRunTrigger, written.GeneratedRunID = prior.GenerateRunTrigger, prior.GeneratedRunID
 		}
 	}
-	setState(state, written, diags)
+	setState(ctx, state, written, diags)
 	saveVersion(ctx, private, p.Meta, diags)
 	if diags.HasError() {
 		return
@@ -362,7 +362,7 @@ func (r *autoUpgradeProfileResource) apply(ctx context.Context, op string, prior
 		return
 	}
 	m.Status = newProfileStatusDoc(got.Status)
-	setState(state, m, diags)
+	setState(ctx, state, m, diags)
 	saveVersion(ctx, private, got.Meta, diags)
 }
 
@@ -396,7 +396,7 @@ func (r *autoUpgradeProfileResource) Read(ctx context.Context, req resource.Read
 	m := prior
 	m.ID, m.Name = p.Name, p.Name
 	if !sameSpec(prior.ProfileSpec, p.Spec, update.ProfileWithDefaults) { // imported, or changed outside Terraform
-		m.ProfileSpec = adoptSpec(p.Spec, prior.ProfileSpec, update.ProfileWithDefaults)
+		m.ProfileSpec = adoptSpec(p.Spec, importForm(ctx, req.Private, resp.Private, prior.ProfileSpec, p.Written, &resp.Diagnostics), update.ProfileWithDefaults)
 	}
 	m.ReviewedPreview = settle(&resp.Diagnostics, m.ReviewedPreview, reviewProfile, objectRef{autoUpgradeProfileType, m.Name}, profileReviewSpec(m.ProfileSpec), func() (any, bool) {
 		f, err := r.hub.Fleet(ctx)
@@ -406,7 +406,7 @@ func (r *autoUpgradeProfileResource) Read(ctx context.Context, req resource.Read
 		return update.ExpectProfile(update.ResolveProfile(m.ProfileSpec, f.Regions, r.hub.Now())), true
 	})
 	m.Status = newProfileStatusDoc(p.Status)
-	setState(&resp.State, m, &resp.Diagnostics)
+	setState(ctx, &resp.State, m, &resp.Diagnostics)
 }
 
 func (r *autoUpgradeProfileResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -439,4 +439,5 @@ func (r *autoUpgradeProfileResource) ImportState(ctx context.Context, req resour
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), name)...)
+	markImported(ctx, resp.Private, &resp.Diagnostics)
 }

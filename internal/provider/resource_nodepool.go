@@ -463,7 +463,7 @@ func (r *nodePoolResource) Read(ctx context.Context, req resource.ReadRequest, r
 	m.Cluster, m.Name, m.Status = cluster, name, &status
 	adopted := !sameSpec(prior.NodePool, np.Spec, nodepool.WithDefaults) || prior.Cluster != cluster || prior.Name != name
 	if adopted { // imported, or changed outside Terraform
-		m.NodePool = adoptSpec(np.Spec, prior.NodePool, nodepool.WithDefaults)
+		m.NodePool = adoptSpec(np.Spec, importForm(ctx, req.Private, resp.Private, prior.NodePool, np.Written, &resp.Diagnostics), nodepool.WithDefaults)
 	}
 	budgets := nodepool.WithDefaults(m.NodePool).Disruption.Budgets
 	m.ReviewedPreview = settle(&resp.Diagnostics, m.ReviewedPreview, reviewNodePool, m.ref(), nodePoolReviewSpec(budgets), func() (any, bool) {
@@ -505,6 +505,7 @@ func (r *nodePoolResource) ImportState(ctx context.Context, req resource.ImportS
 		}
 	}
 	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+	markImported(ctx, resp.Private, &resp.Diagnostics)
 }
 
 func newNodePoolStatusDoc(s hub.NodePoolStatus) nodePoolStatusDoc {

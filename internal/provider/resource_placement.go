@@ -312,7 +312,7 @@ func (r *placementResource) Read(ctx context.Context, req resource.ReadRequest, 
 	m.ID = p.Name
 	adopted := !sameSpec(prior.Spec, p.Spec, placement.WithDefaults) || prior.PreviewLimit == 0
 	if adopted { // imported, or changed outside Terraform
-		m.Spec = adoptSpec(p.Spec, prior.Spec, placement.WithDefaults)
+		m.Spec = adoptSpec(p.Spec, importForm(ctx, req.Private, resp.Private, prior.Spec, p.Written, &resp.Diagnostics), placement.WithDefaults)
 	}
 	if m.PreviewLimit == 0 { // imported
 		m.PreviewLimit = placement.DefaultPreviewLimit
@@ -338,6 +338,7 @@ func (r *placementResource) Delete(ctx context.Context, req resource.DeleteReque
 
 func (r *placementResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+	markImported(ctx, resp.Private, &resp.Diagnostics)
 }
 
 // newPlacementStatusDoc is the resource's bounded status of a placement.

@@ -700,7 +700,7 @@ func (r *updateRunResource) Read(ctx context.Context, req resource.ReadRequest, 
 	adopted := false
 	if m.Name == "" { // imported: the hub's spec, and actions as the run's state says they were taken
 		m.Name, adopted = run.Name, true
-		m.setSpec(run.Spec)
+		m.setSpec(adoptSpec(run.Spec, importForm(ctx, req.Private, resp.Private, m.spec(), run.Written, &resp.Diagnostics), update.RunWithDefaults))
 		m.Start = run.Status.State != update.StateNotStarted
 		m.Stopped = run.Status.State == update.StateStopped || run.Status.State == update.StateStopping
 	} else if !sameSpec(m.spec(), run.Spec, update.RunWithDefaults) { // changed outside Terraform
@@ -709,7 +709,7 @@ func (r *updateRunResource) Read(ctx context.Context, req resource.ReadRequest, 
 	}
 	raw := req.State.Raw
 	if adopted {
-		setState(&resp.State, m, &resp.Diagnostics)
+		setState(ctx, &resp.State, m, &resp.Diagnostics)
 		raw = resp.State.Raw
 	}
 	r.record(ctx, raw, &resp.State, resp.Private, m, run, &resp.Diagnostics)
@@ -771,6 +771,7 @@ func (r *updateRunResource) ImportState(ctx context.Context, req resource.Import
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), name)...)
+	markImported(ctx, resp.Private, &resp.Diagnostics)
 }
 
 func newRunStatusDoc(st update.RunStatus) runStatusDoc {

@@ -246,7 +246,7 @@ func (r *updateStrategyResource) Read(ctx context.Context, req resource.ReadRequ
 	}
 	saveVersion(ctx, resp.Private, s.Meta, &resp.Diagnostics)
 	if !sameSpec(prior.Strategy, s.Spec, update.StrategyWithDefaults) || prior.Name != s.Name { // imported, or changed outside Terraform
-		setState(&resp.State, updateStrategyModel{ID: s.Name, Name: s.Name, Strategy: adoptSpec(s.Spec, prior.Strategy, update.StrategyWithDefaults)},
+		setState(ctx, &resp.State, updateStrategyModel{ID: s.Name, Name: s.Name, Strategy: adoptSpec(s.Spec, importForm(ctx, req.Private, resp.Private, prior.Strategy, s.Written, &resp.Diagnostics), update.StrategyWithDefaults)},
 			&resp.Diagnostics)
 	}
 }
@@ -274,6 +274,7 @@ func (r *updateStrategyResource) ImportState(ctx context.Context, req resource.I
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), name)...)
+	markImported(ctx, resp.Private, &resp.Diagnostics)
 }
 
 // strategyImportName is the strategy an import id names: a name, or an ARM

@@ -6,6 +6,7 @@ import (
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
@@ -120,7 +121,8 @@ func placementSpecAttrs() map[string]rschema.Attribute {
 			MarkdownDescription: "The cluster-scoped hub objects to place (1–100); a Namespace brings everything in it. " +
 				"Changing only the selectors never reschedules.",
 			NestedObject: rschema.NestedAttributeObject{Attributes: map[string]rschema.Attribute{
-				"group":          rschema.StringAttribute{Optional: true, MarkdownDescription: "API group; leave unset for the core group."},
+				"group": rschema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString(""),
+					MarkdownDescription: "API group: `\"\"` (the default) for the core group, as Fleet's documents write it."},
 				"version":        rschema.StringAttribute{Required: true, MarkdownDescription: "API version, e.g. `v1`."},
 				"kind":           rschema.StringAttribute{Required: true, MarkdownDescription: "Kind, e.g. `Namespace`."},
 				"name":           rschema.StringAttribute{Optional: true, MarkdownDescription: "Name of one object; exclusive with `label_selector`."},

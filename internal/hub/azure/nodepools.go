@@ -48,7 +48,7 @@ func (h *Hub) ApplyNodePool(ctx context.Context, np hub.NodePool, pre hub.Precon
 	if err != nil {
 		return nil, err
 	}
-	obj, err := writeSpec(ctx, kc, kube.NodePoolGVR, nodePoolObject(np.Cluster, np.Name), kube.NodePoolObject(np.Name, np.Spec), pre)
+	obj, err := writeSpec(ctx, kc, kube.NodePoolGVR, nodePoolObject(np.Cluster, np.Name), written(kube.NodePoolObject(np.Name, np.Spec)), pre)
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +80,7 @@ func nodePoolFrom(ctx context.Context, kc *kubeCluster, cluster string, obj *uns
 	if err != nil {
 		return nil, err
 	}
-	return &hub.NodePool{Meta: meta(obj), Cluster: cluster, Spec: spec, Status: st}, nil
+	return &hub.NodePool{Meta: meta(obj), Cluster: cluster, Spec: spec, Written: kube.WrittenNodePool(obj), Status: st}, nil
 }
 
 // nodesOf lists a pool's live nodes: its NodeClaims, each with its Node

@@ -46,7 +46,7 @@ func (h *Hub) ApplyPlacement(ctx context.Context, p hub.Placement, pre hub.Preco
 	if err != nil {
 		return nil, err
 	}
-	obj, err := writeSpec(ctx, kc, kube.PlacementGVR, placementObject(p.Name), kube.PlacementObject(p.Name, p.Spec), pre)
+	obj, err := writeSpec(ctx, kc, kube.PlacementGVR, placementObject(p.Name), written(kube.PlacementObject(p.Name, p.Spec)), pre)
 	if err != nil {
 		return nil, err
 	}
@@ -134,7 +134,7 @@ func placementFrom(ctx context.Context, kc *kubeCluster, obj *unstructured.Unstr
 	if err != nil {
 		return nil, err
 	}
-	p := &hub.Placement{Meta: meta(obj), Spec: spec}
+	p := &hub.Placement{Meta: meta(obj), Spec: spec, Written: kube.WrittenPlacement(obj)}
 	p.Status.ObservedGeneration = st.ObservedGeneration
 	for _, c := range st.Conditions {
 		p.Status.Conditions = append(p.Status.Conditions, hub.Condition(c))
@@ -236,8 +236,23 @@ func writeSpec(ctx context.Context, kc *kubeCluster, gvr schema.GroupVersionReso
 		cur.SetResourceVersion(pre.IfMatch) // the server refuses the update (409) when the object moved on
 	}
 	cur.Object["spec"] = want.Object["spec"]
+	if w, ok := want.GetAnnotations()[kube.WrittenSpecAnnotation]; ok { // the written form goes with the spec
+		ann := cur.GetAnnotations()
+		if ann == nil {
+			ann = map[string]string{}
+		}
+		ann[kube.WrittenSpecAnnotation] = w
+		cur.SetAnnotations(ann)
+	}
 	obj, err := client.Update(ctx, cur, metav1.UpdateOptions{FieldManager: fieldManager})
 	return obj, kc.fail(what, err)
+}
+
+// written is obj, about to be written, with its spec recorded as its
+// written form (kube.RecordWritten; designs/hub.md §5).
+func written(obj *unstructured.Unstructured) *unstructured.Unstructured {
+	kube.RecordWritten(obj)
+	return obj
 }
 
 // fieldManager names this provider in the objects' managedFields.

@@ -12,7 +12,10 @@ import (
 // Defaulting wraps a hub so that it stores and returns placement, NodePool,
 // update strategy, update run and auto-upgrade profile specs with the API's defaults filled in, as the Kubernetes API
 // server (CRD defaults) and ARM do and the mock does not. Tests use it to
-// prove that nothing depends on a hub echoing specs back verbatim.
+// prove that nothing depends on a hub echoing specs back verbatim. It knows
+// no written form (hub.Placement.Written and its like are nil): it is the
+// hub that stores only the defaulted spec, to which an import records the
+// shortest form.
 func Defaulting(h hub.Hub) hub.Hub { return defaulting{h} }
 
 type defaulting struct{ hub.Hub }
@@ -28,12 +31,12 @@ func defaulted[T any](fill func(*T)) func(*T, error) (*T, error) {
 }
 
 var (
-	defaultedPlacement = defaulted(func(p *hub.Placement) { p.Spec = placement.WithDefaults(p.Spec) })
-	defaultedNodePool  = defaulted(func(np *hub.NodePool) { np.Spec = nodepool.WithDefaults(np.Spec) })
-	defaultedStrategy  = defaulted(func(s *hub.UpdateStrategy) { s.Spec = update.StrategyWithDefaults(s.Spec) })
-	defaultedProfile   = defaulted(func(p *hub.AutoUpgradeProfile) { p.Spec = update.ProfileWithDefaults(p.Spec) })
+	defaultedPlacement = defaulted(func(p *hub.Placement) { p.Spec, p.Written = placement.WithDefaults(p.Spec), nil })
+	defaultedNodePool  = defaulted(func(np *hub.NodePool) { np.Spec, np.Written = nodepool.WithDefaults(np.Spec), nil })
+	defaultedStrategy  = defaulted(func(s *hub.UpdateStrategy) { s.Spec, s.Written = update.StrategyWithDefaults(s.Spec), nil })
+	defaultedProfile   = defaulted(func(p *hub.AutoUpgradeProfile) { p.Spec, p.Written = update.ProfileWithDefaults(p.Spec), nil })
 	defaultedRun       = defaulted(func(r *hub.UpdateRun) {
-		r.Spec = update.RunWithDefaults(r.Spec)
+		r.Spec, r.Written = update.RunWithDefaults(r.Spec), nil
 		if r.ResolvedStrategy != nil {
 			s := update.StrategyWithDefaults(*r.ResolvedStrategy)
 			r.ResolvedStrategy = &s

@@ -10,7 +10,8 @@
 // two member clusters and takes their names from the hub, so it holds for
 // any fleet. Specifications are compared after the engine's WithDefaults on
 // both sides where the engine has one: a hub that fills in defaults, as a
-// real API server does, passes.
+// real API server does, passes. Its written form (hub.Placement.Written and
+// its like) must be the specification as it was sent, without them.
 package hubtest
 
 import (
@@ -31,6 +32,9 @@ type Feature string
 const (
 	Placements Feature = "placement"
 	NodePools  Feature = "node pool"
+	// WrittenForm: the hub returns the written form of what it was sent
+	// (hub.Placement.Written and its like). A hub without it returns none.
+	WrittenForm Feature = "written form"
 )
 
 // Run runs the contract suite. newHub is called once per subtest and returns
@@ -86,6 +90,52 @@ func memberGroup(f *fleet.Fleet) string {
 		}
 	}
 	return "default"
+}
+
+// writtenValues is a written form as the values it holds: its JSON without
+// nulls, empty strings, lists and objects, which a configuration does not
+// write either (nil when the hub knows no written form).
+func writtenValues[S any](w *S) any {
+	if w == nil {
+		return nil
+	}
+	raw, err := json.Marshal(w)
+	if err != nil {
+		return err.Error()
+	}
+	var tree any
+	if err := json.Unmarshal(raw, &tree); err != nil {
+		return err.Error()
+	}
+	var prune func(any) any
+	prune = func(v any) any {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, e := range v {
+				if e = prune(e); e == nil {
+					delete(v, k)
+				} else {
+					v[k] = e
+				}
+			}
+			if len(v) == 0 {
+				return nil
+			}
+		case []any:
+			for i, e := range v {
+				v[i] = prune(e)
+			}
+			if len(v) == 0 {
+				return nil
+			}
+		case string:
+			if v == "" {
+				return nil
+			}
+		}
+		return v
+	}
+	return prune(tree)
 }
 
 // equal reports a difference between got and want, showing both as JSON.

@@ -23,9 +23,18 @@ type kind struct {
 	want func(variant int) any
 }
 
-// typed builds a kind from typed operations: view takes an object apart,
-// normalise fills in the engine's defaults (identity for types without any).
-func typed[O, S any](name string, specs [2]S, normalise func(S) S, view func(*O) (hub.Meta, S),
+// seen is what a kind's get and put compare: the specification, normalised,
+// and the written form (hub.Placement.Written and its like) as the values
+// written — the specification sent, with nothing the hub filled in.
+type seen struct {
+	Spec    any
+	Written any
+}
+
+// typed builds a kind from typed operations: view takes an object apart
+// (its metadata, spec and written form), normalise fills in the engine's
+// defaults (identity for types without any).
+func typed[O, S any](name string, written bool, specs [2]S, normalise func(S) S, view func(*O) (hub.Meta, S, *S),
 	get func(context.Context, string) (*O, error),
 	put func(context.Context, string, S, hub.Precondition) (*O, error),
 	del func(context.Context, string, hub.Precondition) error,
@@ -34,8 +43,17 @@ func typed[O, S any](name string, specs [2]S, normalise func(S) S, view func(*O)
 		if err != nil {
 			return hub.Meta{}, nil, err
 		}
-		m, s := view(o)
-		return m, normalise(s), nil
+		m, s, w := view(o)
+		if !written && w != nil {
+			return m, seen{normalise(s), "a written form from a hub without one"}, nil
+		}
+		return m, seen{normalise(s), writtenValues(w)}, nil
+	}
+	want := func(v int) any {
+		if !written {
+			return seen{normalise(specs[v]), nil}
+		}
+		return seen{normalise(specs[v]), writtenValues(&specs[v])}
 	}
 	return kind{
 		name: name,
@@ -44,27 +62,36 @@ func typed[O, S any](name string, specs [2]S, normalise func(S) S, view func(*O)
 			return reduce(put(ctx, n, specs[v], pre))
 		},
 		del:  del,
-		want: func(v int) any { return normalise(specs[v]) },
+		want: want,
 	}
 }
 
 // kinds are the hub's object kinds; NodePools go to the fleet's first member.
-func kinds(h hub.Hub, f *fleet.Fleet) []kind {
+func kinds(h hub.Hub, f *fleet.Fleet, written bool) []kind {
 	cluster, group := f.Clusters[0].Name, memberGroup(f)
 	return []kind{
 		// A placement's spec names the placement, as the provider writes it
 		// (a ClusterResourcePlacement has only the object's name): the
 		// comparison leaves the name to the round trip's check.
-		typed("placement", placementVariants(f), func(s placement.Spec) placement.Spec { s = placement.WithDefaults(s); s.Name = ""; return s },
-			func(p *hub.Placement) (hub.Meta, placement.Spec) { return p.Meta, p.Spec },
+		typed("placement", written, placementVariants(f), func(s placement.Spec) placement.Spec { s = placement.WithDefaults(s); s.Name = ""; return s },
+			func(p *hub.Placement) (hub.Meta, placement.Spec, *placement.Spec) {
+				if p.Written == nil {
+					return p.Meta, p.Spec, nil
+				}
+				w := *p.Written
+				w.Name = "" // as the spec's: left to the round trip
+				return p.Meta, p.Spec, &w
+			},
 			h.GetPlacement,
 			func(ctx context.Context, name string, s placement.Spec, pre hub.Precondition) (*hub.Placement, error) {
 				s.Name = name
 				return h.ApplyPlacement(ctx, hub.Placement{Meta: hub.Meta{Name: name}, Spec: s}, pre)
 			},
 			h.DeletePlacement),
-		typed("node pool", nodePoolVariants(), nodepool.WithDefaults,
-			func(np *hub.NodePool) (hub.Meta, nodepool.NodePool) { return np.Meta, np.Spec },
+		typed("node pool", written, nodePoolVariants(), nodepool.WithDefaults,
+			func(np *hub.NodePool) (hub.Meta, nodepool.NodePool, *nodepool.NodePool) {
+				return np.Meta, np.Spec, np.Written
+			},
 			func(ctx context.Context, name string) (*hub.NodePool, error) {
 				return h.GetNodePool(ctx, cluster, name)
 			},
@@ -74,22 +101,26 @@ func kinds(h hub.Hub, f *fleet.Fleet) []kind {
 			func(ctx context.Context, name string, pre hub.Precondition) error {
 				return h.DeleteNodePool(ctx, cluster, name, pre)
 			}),
-		typed("update strategy", [2]update.Strategy{strategy(group, ""), strategy(group, "50%")}, update.StrategyWithDefaults,
-			func(s *hub.UpdateStrategy) (hub.Meta, update.Strategy) { return s.Meta, s.Spec },
+		typed("update strategy", written, [2]update.Strategy{strategy(group, ""), strategy(group, "50%")}, update.StrategyWithDefaults,
+			func(s *hub.UpdateStrategy) (hub.Meta, update.Strategy, *update.Strategy) {
+				return s.Meta, s.Spec, s.Written
+			},
 			h.GetUpdateStrategy,
 			func(ctx context.Context, name string, s update.Strategy, pre hub.Precondition) (*hub.UpdateStrategy, error) {
 				return h.PutUpdateStrategy(ctx, hub.UpdateStrategy{Meta: hub.Meta{Name: name}, Spec: s}, pre)
 			},
 			h.DeleteUpdateStrategy),
-		typed("update run", [2]update.RunSpec{runSpec(group, update.NodeImageLatest), runSpec(group, update.NodeImageConsistent)}, update.RunWithDefaults,
-			func(r *hub.UpdateRun) (hub.Meta, update.RunSpec) { return r.Meta, r.Spec },
+		typed("update run", written, [2]update.RunSpec{runSpec(group, update.NodeImageLatest), runSpec(group, update.NodeImageConsistent)}, update.RunWithDefaults,
+			func(r *hub.UpdateRun) (hub.Meta, update.RunSpec, *update.RunSpec) { return r.Meta, r.Spec, r.Written },
 			h.GetUpdateRun,
 			func(ctx context.Context, name string, s update.RunSpec, pre hub.Precondition) (*hub.UpdateRun, error) {
 				return h.PutUpdateRun(ctx, hub.UpdateRun{Meta: hub.Meta{Name: name}, Spec: s}, pre)
 			},
 			h.DeleteUpdateRun),
-		typed("auto-upgrade profile", [2]update.ProfileSpec{{Channel: update.ChannelStable}, {Channel: update.ChannelRapid, Disabled: true}}, update.ProfileWithDefaults,
-			func(p *hub.AutoUpgradeProfile) (hub.Meta, update.ProfileSpec) { return p.Meta, p.Spec },
+		typed("auto-upgrade profile", written, [2]update.ProfileSpec{{Channel: update.ChannelStable}, {Channel: update.ChannelRapid, Disabled: true}}, update.ProfileWithDefaults,
+			func(p *hub.AutoUpgradeProfile) (hub.Meta, update.ProfileSpec, *update.ProfileSpec) {
+				return p.Meta, p.Spec, p.Written
+			},
 			h.GetAutoUpgradeProfile,
 			func(ctx context.Context, name string, s update.ProfileSpec, pre hub.Precondition) (*hub.AutoUpgradeProfile, error) {
 				return h.PutAutoUpgradeProfile(ctx, hub.AutoUpgradeProfile{Meta: hub.Meta{Name: name}, Spec: s}, pre)
@@ -134,7 +165,7 @@ var objectSteps = []struct {
 
 func testObjects(t *testing.T, newHub func(t *testing.T) hub.Hub, has func(Feature) bool) {
 	h := newHub(t)
-	for _, k := range kinds(h, fleetOf(t, h)) {
+	for _, k := range kinds(h, fleetOf(t, h), has(WrittenForm)) {
 		if !has(Feature(k.name)) {
 			continue
 		}

@@ -19,7 +19,7 @@ func TestContract(t *testing.T) {
 // The suite holds for a hub that fills in defaults as a real API server
 // does (the suite compares specs with the engine's defaults on both sides).
 func TestContractWithDefaults(t *testing.T) {
-	hubtest.Run(t, func(t *testing.T) hub.Hub { return hubtest.Defaulting(newMock(t)) })
+	hubtest.Run(t, func(t *testing.T) hub.Hub { return hubtest.Defaulting(newMock(t)) }, hubtest.WrittenForm)
 }
 
 func newMock(t *testing.T) hub.Hub {

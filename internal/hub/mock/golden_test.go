@@ -187,6 +187,7 @@ func checkGolden(t *testing.T, version int) {
 	} {
 		r, rec, err := get[placementRecord](h.Store(), bucketPlacements, want.Name)
 		must(t, err)
+		want.Written = written(want.Spec) // the mock fills in no defaults
 		same(t, "placement "+want.Name, r.object(rec.meta(want.Name)), &want)
 		if r.Status.ObservedFleet == "" || !reflect.DeepEqual(r.Status.Policy, want.Spec.Policy) {
 			t.Errorf("placement %s: scheduling state lost: policy %+v, fleet %q", want.Name, r.Status.Policy, r.Status.ObservedFleet)
@@ -203,7 +204,7 @@ func checkGolden(t *testing.T, version int) {
 
 	strategy, err := h.GetUpdateStrategy(ctx, "safe")
 	must(t, err)
-	same(t, "strategy", strategy, &hub.UpdateStrategy{Meta: meta("safe", `"1"`, 1), Spec: safe})
+	same(t, "strategy", strategy, &hub.UpdateStrategy{Meta: meta("safe", `"1"`, 1), Spec: safe, Written: written(safe)})
 
 	run, err := h.GetUpdateRun(ctx, "run-1")
 	must(t, err)
@@ -224,7 +225,7 @@ func checkGolden(t *testing.T, version int) {
 
 	profile, err := h.GetAutoUpgradeProfile(ctx, "stable")
 	must(t, err)
-	same(t, "profile", profile, &hub.AutoUpgradeProfile{Meta: meta("stable", `"1"`, 1), Spec: stable})
+	same(t, "profile", profile, &hub.AutoUpgradeProfile{Meta: meta("stable", `"1"`, 1), Spec: stable, Written: written(stable)})
 
 	if version >= 2 {
 		np, err := h.GetNodePool(ctx, "member-c", "tainted")

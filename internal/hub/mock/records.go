@@ -137,6 +137,11 @@ type nodePoolRecord struct {
 	Spec nodepool.NodePool `json:"spec"`
 }
 
+// written is a stored spec as the object's written form: the mock stores
+// what it was sent and fills in no defaults, so the two are the same
+// (designs/hub.md §5).
+func written[S any](spec S) *S { return &spec }
+
 // meta is the metadata of the object stored in rec under name.
 func (rec Record) meta(name string) hub.Meta {
 	return hub.Meta{Name: name, ETag: rec.ETag, Generation: rec.Generation, CreatedAt: rec.CreatedAt, UpdatedAt: rec.UpdatedAt}
@@ -144,7 +149,7 @@ func (rec Record) meta(name string) hub.Meta {
 
 func (r *placementRecord) object(m hub.Meta) *hub.Placement {
 	s := r.Status
-	out := &hub.Placement{Meta: m, Spec: r.Spec, Status: hub.PlacementStatus{
+	out := &hub.Placement{Meta: m, Spec: r.Spec, Written: written(r.Spec), Status: hub.PlacementStatus{
 		ObservedGeneration: s.ObservedGeneration, Selected: s.Selected, Decisions: s.Decisions,
 		Requested: s.Requested, Fulfilled: s.Fulfilled, Message: s.Message,
 	}}
@@ -155,17 +160,17 @@ func (r *placementRecord) object(m hub.Meta) *hub.Placement {
 }
 
 func (r *strategyRecord) object(m hub.Meta) *hub.UpdateStrategy {
-	return &hub.UpdateStrategy{Meta: m, Spec: r.Spec}
+	return &hub.UpdateStrategy{Meta: m, Spec: r.Spec, Written: written(r.Spec)}
 }
 
 func (r *runRecord) object(m hub.Meta) *hub.UpdateRun {
-	return &hub.UpdateRun{Meta: m, Spec: r.Spec, ResolvedStrategy: r.ResolvedStrategy, Status: r.Status, AutoUpgrade: r.AutoUpgrade}
+	return &hub.UpdateRun{Meta: m, Spec: r.Spec, Written: written(r.Spec), ResolvedStrategy: r.ResolvedStrategy, Status: r.Status, AutoUpgrade: r.AutoUpgrade}
 }
 
 func (r *profileRecord) object(m hub.Meta) *hub.AutoUpgradeProfile {
-	return &hub.AutoUpgradeProfile{Meta: m, Spec: r.Spec, Status: r.Status}
+	return &hub.AutoUpgradeProfile{Meta: m, Spec: r.Spec, Written: written(r.Spec), Status: r.Status}
 }
 
 func (r *nodePoolRecord) object(m hub.Meta, cluster string, status hub.NodePoolStatus) *hub.NodePool {
-	return &hub.NodePool{Meta: m, Cluster: cluster, Spec: r.Spec, Status: status}
+	return &hub.NodePool{Meta: m, Cluster: cluster, Spec: r.Spec, Written: written(r.Spec), Status: status}
 }

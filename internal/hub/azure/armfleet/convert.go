@@ -105,9 +105,13 @@ func UpdateStrategyToWire(f FleetID, s hub.UpdateStrategy) UpdateStrategy {
 		Properties: UpdateStrategyProperties{ProvisioningState: ProvisioningSucceeded, Strategy: StrategyToWire(s.Spec)}}
 }
 
-// UpdateStrategyFromWire converts a wire strategy resource.
+// UpdateStrategyFromWire converts a wire strategy resource. Resource
+// Manager returns the properties it was sent, so the spec read is also the
+// written form (hub.UpdateStrategy.Written; the same holds for runs and
+// profiles).
 func UpdateStrategyFromWire(s UpdateStrategy) hub.UpdateStrategy {
-	return hub.UpdateStrategy{Meta: s.Resource.Meta(), Spec: StrategyFromWire(s.Properties.Strategy)}
+	spec := StrategyFromWire(s.Properties.Strategy)
+	return hub.UpdateStrategy{Meta: s.Resource.Meta(), Spec: spec, Written: &spec}
 }
 
 // StrategyRef is the ARM id of an update strategy referenced by name or id.
@@ -183,7 +187,8 @@ func UpdateRunToWire(f FleetID, r hub.UpdateRun, clusterIDs map[string]string) U
 // LongTermSupport from the profile it names.
 func UpdateRunFromWire(r UpdateRun) hub.UpdateRun {
 	spec, resolved := RunSpecFromWire(r.Properties)
-	out := hub.UpdateRun{Meta: r.Resource.Meta(), Spec: spec, ResolvedStrategy: resolved}
+	written := spec
+	out := hub.UpdateRun{Meta: r.Resource.Meta(), Spec: spec, Written: &written, ResolvedStrategy: resolved}
 	if id := r.Properties.AutoUpgradeProfileID; id != "" {
 		name, _ := ChildName(AutoUpgradeProfiles, id)
 		out.AutoUpgrade = &update.AutoUpgrade{Profile: name}
@@ -377,6 +382,8 @@ func ProfileFromWire(w AutoUpgradeProfile) hub.AutoUpgradeProfile {
 	if p.NodeImageSelection != nil {
 		out.Spec.NodeImageSelectionType = p.NodeImageSelection.Type
 	}
+	written := out.Spec
+	out.Written = &written
 	if st := p.AutoUpgradeProfileStatus; st != nil {
 		out.Status = update.ProfileStatus{LastTriggeredAt: timeOf(st.LastTriggeredAt), LastTriggerStatus: st.LastTriggerStatus,
 			LastTriggerError: errMessage(st.LastTriggerError), LastTriggerUpgradeVersions: st.LastTriggerUpgradeVersions}
