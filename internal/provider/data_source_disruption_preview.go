@@ -62,9 +62,9 @@ func (d *disruptionPreviewDataSource) Configure(_ context.Context, req datasourc
 func (d *disruptionPreviewDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	attrs := dataSourceAttrs(disruptionPreviewAttrs())
 	attrs["no_budgets"] = dschema.BoolAttribute{Optional: true, Computed: true, MarkdownDescription: noBudgetsAttr().MarkdownDescription}
-	attrs["nodes"] = dschema.NumberAttribute{Optional: true, MarkdownDescription: "Nodes in the pool (percentages are of this, " +
+	attrs["nodes"] = dschema.Int64Attribute{CustomType: wholeNumberType{}, Optional: true, MarkdownDescription: "Nodes in the pool (percentages are of this, " +
 		"rounded up). Set it, or `cluster` and `nodepool`."}
-	attrs["disrupting"] = dschema.NumberAttribute{Optional: true,
+	attrs["disrupting"] = dschema.Int64Attribute{CustomType: wholeNumberType{}, Optional: true,
 		MarkdownDescription: "Nodes already disrupting (not Ready or being deleted); they use up the allowance. Default 0; not with `cluster`."}
 	attrs["cluster"] = dschema.StringAttribute{Optional: true, MarkdownDescription: "With `nodepool`: evaluate for that pool of " +
 		"that member cluster, as `aks_nap_nodepool`'s plan does — its live nodes (none when the pool does not exist yet), now. " +

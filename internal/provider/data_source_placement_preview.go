@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -63,8 +64,8 @@ func (d *placementPreviewDataSource) Schema(_ context.Context, _ datasource.Sche
 				"for `review`. Not with `held_clusters`."},
 			"held_clusters": dschema.ListAttribute{ElementType: types.StringType, Optional: true, MarkdownDescription: "Clusters the " +
 				"placement would already hold (sticky scheduling keeps them); default none, as for a new placement."},
-			"preview_limit": dschema.NumberAttribute{Optional: true, MarkdownDescription: "How many left-out clusters to list (default 20).",
-				Validators: []validator.Number{wholeNumberBetween(1, maxPreviewLimit)}},
+			"preview_limit": dschema.Int64Attribute{CustomType: wholeNumberType{}, Optional: true, MarkdownDescription: "How many left-out clusters to list (default 20).",
+				Validators: []validator.Int64{int64validator.Between(1, maxPreviewLimit)}},
 			"preview": dataSourceAttr(placementPreviewAttr("What the scheduler decides.")),
 			"warnings": dschema.ListAttribute{ElementType: types.StringType, Computed: true, MarkdownDescription: "What the plan would " +
 				"warn about: unfulfilled PickN, PickFixed names not found or not eligible (or none at all), sorters or selectors on " +

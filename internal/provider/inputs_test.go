@@ -15,9 +15,10 @@ import (
 // 14): each gets one error that names the attribute and what to write.
 
 // A fractional or oversized number is the practitioner's mistake, not "an
-// error in the provider": whole-number inputs are Number attributes, so the
-// framework passes the value on, and the bridge names the attribute and the
-// range of the field (Fleet's and Karpenter's int32 fields give theirs).
+// error in the provider": whole-number inputs are Int64 attributes of a type
+// that passes such a value on (wholeNumberType), and the bridge names the
+// attribute and the range of the field (Fleet's and Karpenter's int32 fields
+// give theirs). One error each: the framework's own says nothing.
 func TestAccInputs_numbers(t *testing.T) {
 	cfg := providerConfig(t, "")
 	cases := []struct{ config, want string }{
@@ -25,7 +26,7 @@ func TestAccInputs_numbers(t *testing.T) {
   placement_type = "PickN"
   number_of_clusters = 2.5
 }`), "policy.number_of_clusters: 2.5 is not a whole number"},
-		{simplePlacement("", `preview_limit = 2.5`), "preview_limit: 2.5 is not allowed: write a whole number from 1 to 10000"},
+		{simplePlacement("", `preview_limit = 2.5`), "preview_limit: 2.5 is not a whole number: write a whole number"},
 		{strings.Replace(nodePoolConfig(`team = "web"`, `{ nodes = "10%" }`), `name    = "default"`, "name    = \"default\"\n  weight  = 1e30", 1),
 			"weight: weight must be a whole number from 1 to 100, got 1000000000000000000000000000000"},
 		{`data "aks_nap_disruption_preview" "p" {

@@ -3,14 +3,14 @@ package provider
 import (
 	"context"
 	"errors"
-	"math/big"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/numberdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
@@ -83,10 +83,10 @@ func (r *placementResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 		PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}}
 	attrs["id"] = rschema.StringAttribute{Computed: true, MarkdownDescription: "The placement name.",
 		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
-	attrs["preview_limit"] = rschema.NumberAttribute{Optional: true, Computed: true, Default: numberdefault.StaticBigFloat(big.NewFloat(placement.DefaultPreviewLimit)),
+	attrs["preview_limit"] = rschema.Int64Attribute{CustomType: wholeNumberType{}, Optional: true, Computed: true, Default: int64default.StaticInt64(placement.DefaultPreviewLimit),
 		MarkdownDescription: "How many clusters the plan's preview lists (default 20, as many unselected clusters as Fleet's " +
 			"own status keeps): the selected ones, then the best left out, then counts.",
-		Validators: []validator.Number{wholeNumberBetween(1, maxPreviewLimit)}}
+		Validators: []validator.Int64{int64validator.Between(1, maxPreviewLimit)}}
 	attrs["reviewed_preview"] = reviewedPreviewAttr(reviewPlacement, "Fleet would select other clusters than reviewed")
 	attrs["status"] = rschema.SingleNestedAttribute{Computed: true, MarkdownDescription: "What the hub holds, after apply and on " +
 		"every read: when the fleet changes, this shows what Fleet does (held clusters stay, PickAll takes new eligible " +

@@ -7,12 +7,6 @@ import (
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 )
 
-// Whole-number inputs are NumberAttributes: the framework's Int64 type turns
-// `2.5` or `1e30` into "Value Conversion Error … This is always an error in
-// the provider" before the provider can say anything, while a number reaches
-// the bridge, which names the attribute and the allowed range; the engine
-// then applies the attribute's own limits. Computed integers stay Int64.
-//
 // Schemas are written once, framework-native, as resource schema attributes.
 // A data source that shares a tree with a resource (the placement preview
 // takes a placement's policy; the disruption preview takes a NodePool's
@@ -41,7 +35,7 @@ func dataSourceAttr(a rschema.Attribute) dschema.Attribute {
 		return dschema.StringAttribute{Required: a.Required, Optional: optional, Computed: computed, Sensitive: a.Sensitive,
 			MarkdownDescription: desc, DeprecationMessage: a.DeprecationMessage, Validators: a.Validators}
 	case rschema.Int64Attribute:
-		return dschema.Int64Attribute{Required: a.Required, Optional: optional, Computed: computed, Sensitive: a.Sensitive,
+		return dschema.Int64Attribute{CustomType: a.CustomType, Required: a.Required, Optional: optional, Computed: computed, Sensitive: a.Sensitive,
 			MarkdownDescription: desc, DeprecationMessage: a.DeprecationMessage, Validators: a.Validators}
 	case rschema.NumberAttribute:
 		return dschema.NumberAttribute{Required: a.Required, Optional: optional, Computed: computed, Sensitive: a.Sensitive,

@@ -105,7 +105,7 @@ func modelMismatches(where string, schema tfattr.Type, model reflect.Type) []str
 		if model.Kind() != reflect.Bool {
 			return mismatch()
 		}
-	case basetypes.Int64Type:
+	case basetypes.Int64Type, wholeNumberType:
 		switch model.Kind() {
 		case reflect.Int, reflect.Int32, reflect.Int64:
 		default:

@@ -51,7 +51,7 @@ func noBudgetsAttr() rschema.BoolAttribute {
 // nodePoolSpecAttrs are the attributes of nodepool.NodePool.
 func nodePoolSpecAttrs() map[string]rschema.Attribute {
 	return map[string]rschema.Attribute{
-		"weight": rschema.NumberAttribute{Optional: true, MarkdownDescription: "Priority among NodePools when several can schedule a pod (1–100)."},
+		"weight": rschema.Int64Attribute{CustomType: wholeNumberType{}, Optional: true, MarkdownDescription: "Priority among NodePools when several can schedule a pod (1–100)."},
 		"limits": rschema.MapAttribute{ElementType: types.StringType, Optional: true, MarkdownDescription: "Upper bounds on the " +
 			"pool's total resources as Kubernetes quantities, e.g. `{ cpu = \"1000\", memory = \"1000Gi\" }`."},
 		"template": rschema.SingleNestedAttribute{Required: true, MarkdownDescription: "The nodes the pool launches. Changing labels, " +
@@ -79,7 +79,7 @@ func nodePoolSpecAttrs() map[string]rschema.Attribute {
 							MarkdownDescription: "`In`, `NotIn`, `Exists`, `DoesNotExist`, `Gt`, `Lt`, `Gte` or `Lte`."},
 						"values": rschema.ListAttribute{ElementType: types.StringType, Optional: true, MarkdownDescription: "Values: at " +
 							"least one for `In`; exactly one non-negative integer for `Gt`, `Lt`, `Gte`, `Lte`."},
-						"min_values": rschema.NumberAttribute{Optional: true,
+						"min_values": rschema.Int64Attribute{CustomType: wholeNumberType{}, Optional: true,
 							MarkdownDescription: "Minimum number of distinct values that must stay schedulable (1–50)."},
 					}},
 				},

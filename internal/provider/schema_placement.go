@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"fmt"
 	"strings"
 
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -50,8 +51,9 @@ func placementPolicyAttr() rschema.SingleNestedAttribute {
 				"`cluster_names`). Changing it replaces the placement."},
 			"cluster_names": rschema.ListAttribute{ElementType: types.StringType, Optional: true,
 				MarkdownDescription: "PickFixed: the member clusters to place on (at most 100 unique names; an empty list places nowhere)."},
-			"number_of_clusters": rschema.NumberAttribute{Optional: true, MarkdownDescription: "PickN: how many clusters to pick (0 places " +
-				"nowhere). Raising it only adds clusters; lowering it removes the clusters with the lowest scores recorded when they were picked."},
+			"number_of_clusters": rschema.Int64Attribute{CustomType: wholeNumberType{}, Optional: true, MarkdownDescription: fmt.Sprintf("PickN: how many clusters to pick, "+
+				"0 (places nowhere) to %d. Raising it only adds clusters; lowering it removes the clusters with the lowest scores "+
+				"recorded when they were picked.", placement.MaxInt32)},
 			"affinity": rschema.SingleNestedAttribute{Optional: true, MarkdownDescription: "Cluster affinity.",
 				Attributes: map[string]rschema.Attribute{
 					"required": rschema.ListNestedAttribute{Optional: true,
@@ -63,7 +65,7 @@ func placementPolicyAttr() rschema.SingleNestedAttribute {
 						MarkdownDescription: "Scoring (preferredDuringSchedulingIgnoredDuringExecution), PickN only: every matching " +
 							"term adds its weight (or its interpolated weight with a property sorter) to the cluster's affinity score.",
 						NestedObject: rschema.NestedAttributeObject{Attributes: map[string]rschema.Attribute{
-							"weight": rschema.NumberAttribute{Required: true, MarkdownDescription: "Weight of the term, from -100 to 100."},
+							"weight": rschema.Int64Attribute{CustomType: wholeNumberType{}, Required: true, MarkdownDescription: "Weight of the term, from -100 to 100."},
 							"preference": rschema.SingleNestedAttribute{Required: true, Attributes: clusterSelectorTermAttrs(),
 								MarkdownDescription: "The term: a label selector, optionally with a property sorter that interpolates the weight."},
 						}},
@@ -74,8 +76,9 @@ func placementPolicyAttr() rschema.SingleNestedAttribute {
 				MarkdownDescription: "PickN only: spread the picks over the values of a cluster label. Topology spread is scored " +
 					"before affinity (lexicographically, not summed).",
 				NestedObject: rschema.NestedAttributeObject{Attributes: map[string]rschema.Attribute{
-					"max_skew": rschema.NumberAttribute{Optional: true,
-						MarkdownDescription: "Largest allowed difference between the most and the least used domain (default 1)."},
+					"max_skew": rschema.Int64Attribute{CustomType: wholeNumberType{}, Optional: true,
+						MarkdownDescription: fmt.Sprintf("Largest allowed difference between the most and the least used domain, "+
+							"1 (the default) to %d.", placement.MaxInt32)},
 					"topology_key": rschema.StringAttribute{Required: true, MarkdownDescription: "Cluster label whose values are the domains, e.g. `region`."},
 					"when_unsatisfiable": rschema.StringAttribute{Optional: true, MarkdownDescription: "`DoNotSchedule` (default: a cluster " +
 						"that would exceed `max_skew` is filtered) or `ScheduleAnyway` (it is penalised)."},
@@ -104,7 +107,7 @@ func placementStrategyAttr() rschema.SingleNestedAttribute {
 						MarkdownDescription: "Clusters that may be unavailable at once: an integer or a percentage (default `25%`)."},
 					"max_surge": rschema.StringAttribute{Optional: true,
 						MarkdownDescription: "Clusters that may be added beyond the target at once: an integer or a percentage (default `25%`)."},
-					"unavailable_period_seconds": rschema.NumberAttribute{Optional: true,
+					"unavailable_period_seconds": rschema.Int64Attribute{CustomType: wholeNumberType{}, Optional: true,
 						MarkdownDescription: "Seconds to wait before treating an applied cluster as available (default 60)."},
 				},
 			},
@@ -131,7 +134,7 @@ func placementSpecAttrs() map[string]rschema.Attribute {
 		},
 		"policy":   placementPolicyAttr(),
 		"strategy": placementStrategyAttr(),
-		"revision_history_limit": rschema.NumberAttribute{Optional: true,
+		"revision_history_limit": rschema.Int64Attribute{CustomType: wholeNumberType{}, Optional: true,
 			MarkdownDescription: "How many old resource snapshots to keep (1–1000, default 10)."},
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -45,9 +46,10 @@ func updateStagesAttr(required bool, description string) rschema.ListNestedAttri
 					"after_gates":  gatesAttr("after the group finishes"),
 				}},
 			},
-			"after_stage_wait_in_seconds": rschema.NumberAttribute{Optional: true,
-				MarkdownDescription: "Seconds to wait after the stage finishes before the next stage starts (default 0). It runs at the same time as the stage's after gates.",
-				Validators:          []validator.Number{wholeNumberBetween(0, math.MaxInt32)}},
+			"after_stage_wait_in_seconds": rschema.Int64Attribute{CustomType: wholeNumberType{}, Optional: true,
+				MarkdownDescription: fmt.Sprintf("Seconds to wait after the stage finishes before the next stage starts, "+
+					"0 (the default) to %d. It runs at the same time as the stage's after gates.", update.MaxAfterStageWaitInSeconds),
+				Validators: []validator.Int64{int64validator.Between(0, math.MaxInt32)}},
 			"max_concurrency": rschema.StringAttribute{Optional: true, MarkdownDescription: "How many members of the whole stage " +
 				"are upgraded at once: a number up to 50 or a percentage such as `50%`. Default `50`."},
 			"before_gates": gatesAttr("before the stage starts"),

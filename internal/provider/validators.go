@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"math/big"
 	"strings"
 	"time"
 
@@ -35,32 +34,6 @@ func (rfc3339Validator) ValidateString(_ context.Context, req validator.StringRe
 
 // maxPreviewLimit bounds preview_limit.
 const maxPreviewLimit = 10000
-
-// wholeNumberBetween checks a provider-owned whole-number setting (engine
-// attributes are range-checked by their engine).
-func wholeNumberBetween(min, max int64) validator.Number { return wholeNumberValidator{min, max} }
-
-type wholeNumberValidator struct{ min, max int64 }
-
-func (v wholeNumberValidator) Description(context.Context) string {
-	return fmt.Sprintf("value must be a whole number from %d to %d", v.min, v.max)
-}
-
-func (v wholeNumberValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (v wholeNumberValidator) ValidateNumber(_ context.Context, req validator.NumberRequest, resp *validator.NumberResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	f := req.ConfigValue.ValueBigFloat()
-	i, acc := f.Int64()
-	if !f.IsInt() || acc != big.Exact || i < v.min || i > v.max {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid value",
-			fmt.Sprintf("%s: %s is not allowed: write a whole number from %d to %d.", req.Path, f.Text('g', -1), v.min, v.max))
-	}
-}
 
 // blockRequired requires a block where its parent block is written: a
 // required block cannot be Required in the schema (designs/schema.md §1),

@@ -134,6 +134,24 @@ func Errorf(p Path, fix string, format string, args ...any) Error {
 	return Error{Path: p, Rule: fmt.Sprintf(format, args...), Fix: fix}
 }
 
+// Or lists the values of an enumeration as a message says them: "A, B or C".
+// Engines export each enumeration as a list and build their messages from
+// it, so that the schema announces exactly the values the engine accepts.
+func Or(values []string) string { return join(values, " or ") }
+
+// And lists values as a message says them: "A, B and C".
+func And(values []string) string { return join(values, " and ") }
+
+func join(values []string, last string) string {
+	switch len(values) {
+	case 0:
+		return ""
+	case 1:
+		return values[0]
+	}
+	return strings.Join(values[:len(values)-1], ", ") + last + values[len(values)-1]
+}
+
 // Errors is a list of rule violations. A nil or empty list means valid.
 type Errors []Error
 

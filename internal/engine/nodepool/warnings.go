@@ -339,7 +339,7 @@ func describeUnlimited(fs []budgetFacts) (string, bool) {
 		for i, w := range ws {
 			parts[i] = clockOf(w.start, refDay) + "–" + clockOf(w.end, refDay)
 		}
-		return "unlimited outside " + joinAnd(parts) + " UTC (every day)", true
+		return "unlimited outside " + field.And(parts) + " UTC (every day)", true
 	case weekly:
 		ws := union(refWeek, 7*24*time.Hour)
 		if len(ws) == 1 && ws[0].end.Sub(ws[0].start) >= 7*24*time.Hour {
@@ -349,9 +349,9 @@ func describeUnlimited(fs []budgetFacts) (string, bool) {
 		for i, w := range ws {
 			parts[i] = strings.TrimSuffix(formatRange(w.start, w.end), " UTC")
 		}
-		return "unlimited outside " + joinAnd(parts) + " UTC (every week)", true
+		return "unlimited outside " + field.And(parts) + " UTC (every week)", true
 	}
-	return "unlimited at any time outside the windows of " + joinAnd(refs) + " (see the timeline for dates)", true
+	return "unlimited at any time outside the windows of " + field.And(refs) + " (see the timeline for dates)", true
 }
 
 // joinWrap joins a window ending at the end of a periodic range with one
@@ -379,16 +379,6 @@ func clockOf(t, day time.Time) string {
 	return t.Format("15:04")
 }
 
-func joinAnd(parts []string) string {
-	switch len(parts) {
-	case 0:
-		return ""
-	case 1:
-		return parts[0]
-	}
-	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
-}
-
 func budgetReasons(b Budget) []Reason {
 	var out []Reason
 	for _, r := range Reasons {
@@ -404,7 +394,7 @@ func joinReasons(rs []Reason) string {
 	for i, r := range rs {
 		parts[i] = string(r)
 	}
-	return joinAnd(parts)
+	return field.And(parts)
 }
 
 // formatDuration renders a duration compactly ("8h", "1h30m", "10m"), with

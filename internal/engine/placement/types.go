@@ -41,6 +41,17 @@ const (
 	ExternalStrategy      = "External"
 )
 
+// The values of each enumerated field, in the order messages list them:
+// the engine's messages and the provider's schema are built from these.
+var (
+	PlacementTypes          = []string{PickAll, PickN, PickFixed}
+	WhenUnsatisfiableValues = []string{DoNotSchedule, ScheduleAnyway}
+	TolerationOperators     = []string{TolerationOpEqual, TolerationOpExists}
+	TolerationEffects       = []string{TaintEffectNoSchedule}
+	SortOrders              = []string{Ascending, Descending}
+	StrategyTypes           = []string{RollingUpdateStrategy, ExternalStrategy}
+)
+
 // Limits of the Fleet API.
 const (
 	MaxResourceSelectors  = 100

@@ -156,7 +156,7 @@ func validatePolicy(pol Policy) field.Errors {
 			errs = append(errs, validateTopologySpread(p.Child("topology_spread_constraints").Index(i), c)...)
 		}
 	default:
-		return append(errs, field.Errorf(p.Child("placement_type"), "Use PickAll, PickN or PickFixed.", "%q is not a placement type", pol.PlacementType))
+		return append(errs, field.Errorf(p.Child("placement_type"), "Use "+field.Or(PlacementTypes)+".", "%q is not a placement type", pol.PlacementType))
 	}
 	if pol.Affinity != nil {
 		errs = append(errs, validateAffinity(p.Child("affinity"), pol.Affinity, pol.PlacementType == PickN)...)
@@ -227,7 +227,7 @@ func validateAffinity(p field.Path, a *Affinity, allowPreferred bool) field.Erro
 			sp := pp.Child("property_sorter")
 			errs = append(errs, selector.ValidatePropertyName(sp.Child("name"), s.Name)...)
 			if s.SortOrder != Ascending && s.SortOrder != Descending {
-				errs = append(errs, field.Errorf(sp.Child("sort_order"), "Use Ascending or Descending.", "%q is not a sort order", s.SortOrder))
+				errs = append(errs, field.Errorf(sp.Child("sort_order"), "Use "+field.Or(SortOrders)+".", "%q is not a sort order", s.SortOrder))
 			}
 		}
 	}
@@ -272,10 +272,10 @@ func validateTolerations(p field.Path, ts []Toleration) field.Errors {
 				errs = append(errs, field.Errorf(tp.Child("value"), "", "%q is not a valid taint value: %s", t.Value, strings.Join(msgs, "; ")))
 			}
 		default:
-			errs = append(errs, field.Errorf(tp.Child("operator"), "Use Equal or Exists.", "%q is not a toleration operator", t.Operator))
+			errs = append(errs, field.Errorf(tp.Child("operator"), "Use "+field.Or(TolerationOperators)+".", "%q is not a toleration operator", t.Operator))
 		}
 		if t.Effect != "" && t.Effect != TaintEffectNoSchedule {
-			errs = append(errs, field.Errorf(tp.Child("effect"), "Leave it empty or use NoSchedule.", "%q is not a taint effect", t.Effect))
+			errs = append(errs, field.Errorf(tp.Child("effect"), "Leave it empty or use "+field.Or(TolerationEffects)+".", "%q is not a taint effect", t.Effect))
 		}
 		if j, dup := seen[t]; dup {
 			errs = append(errs, field.Errorf(tp, "Remove the duplicate.", "toleration %s is already listed at index %d", t.String(), j))
@@ -299,7 +299,7 @@ func validateTopologySpread(p field.Path, c TopologySpreadConstraint) field.Erro
 		errs = append(errs, field.Errorf(p.Child("topology_key"), "", "%q is not a valid label key: %s", c.TopologyKey, strings.Join(msgs, "; ")))
 	}
 	if c.WhenUnsatisfiable != DoNotSchedule && c.WhenUnsatisfiable != ScheduleAnyway {
-		errs = append(errs, field.Errorf(p.Child("when_unsatisfiable"), "Use DoNotSchedule or ScheduleAnyway.", "%q is not a whenUnsatisfiable value", c.WhenUnsatisfiable))
+		errs = append(errs, field.Errorf(p.Child("when_unsatisfiable"), "Use "+field.Or(WhenUnsatisfiableValues)+".", "%q is not a whenUnsatisfiable value", c.WhenUnsatisfiable))
 	}
 	return errs
 }
@@ -317,7 +317,7 @@ func validateStrategy(s Strategy) field.Errors {
 		}
 		return errs
 	default:
-		return append(errs, field.Errorf(p.Child("type"), "Use RollingUpdate or External.", "%q is not a rollout strategy type", s.Type))
+		return append(errs, field.Errorf(p.Child("type"), "Use "+field.Or(StrategyTypes)+".", "%q is not a rollout strategy type", s.Type))
 	}
 	ru := s.RollingUpdate
 	if ru == nil {

@@ -21,7 +21,7 @@ func ValidateSkipTypes(skip []SkipTarget) field.Errors {
 		switch t.Type {
 		case TargetMember, TargetGroup, TargetStage, TargetAfterStageWait:
 		default:
-			addError(&errs, field.Root("skip").Index(i).Child("type"), RuleSkipTargetType, "Use Member, Group, Stage or AfterStageWait",
+			addError(&errs, field.Root("skip").Index(i).Child("type"), RuleSkipTargetType, "Use "+field.Or(SkipTargetTypes),
 				"%q is not a skip target type", t.Type)
 		}
 	}

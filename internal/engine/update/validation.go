@@ -79,12 +79,17 @@ var (
 // strategyIDForm is the form of an update strategy's ARM id, for messages.
 const strategyIDForm = "/subscriptions/<subscription>/resourceGroups/<resource group>/providers/Microsoft.ContainerService/fleets/<fleet>/updateStrategies/<name>"
 
-// UpgradeTypes, NodeImageSelectionTypes and Channels list the values a spec
-// accepts, in the order messages list them.
+// The values of each enumerated field a spec accepts, in the order
+// messages list them: the engine's messages and the provider's schema are
+// built from these. A profile takes every node image selection type but
+// Custom (ProfileNodeImageSelectionTypes).
 var (
-	UpgradeTypes            = []string{UpgradeFull, UpgradeControlPlaneOnly, UpgradeNodeImageOnly}
-	NodeImageSelectionTypes = []string{NodeImageLatest, NodeImageConsistent, NodeImageCustom}
-	Channels                = []string{ChannelStable, ChannelRapid, ChannelNodeImage, ChannelTargetKubernetesVersion}
+	UpgradeTypes                   = []string{UpgradeFull, UpgradeControlPlaneOnly, UpgradeNodeImageOnly}
+	NodeImageSelectionTypes        = []string{NodeImageLatest, NodeImageConsistent, NodeImageCustom}
+	ProfileNodeImageSelectionTypes = []string{NodeImageLatest, NodeImageConsistent}
+	Channels                       = []string{ChannelStable, ChannelRapid, ChannelNodeImage, ChannelTargetKubernetesVersion}
+	GateTypes                      = []string{GateTypeApproval}
+	SkipTargetTypes                = []string{TargetMember, TargetGroup, TargetStage, TargetAfterStageWait}
 )
 
 // addError appends the violation of rule id at p: what is wrong (format,
@@ -333,10 +338,10 @@ func validateGates(es *field.Errors, p field.Path, gates []Gate) {
 		switch g.Type {
 		case "", GateTypeApproval:
 		case "ScheduledStart":
-			addError(es, gp.Child("type"), RuleGateType, "Use type Approval",
+			addError(es, gp.Child("type"), RuleGateType, "Use type "+field.Or(GateTypes),
 				"gate type ScheduledStart exists only in preview API versions, which the provider does not use")
 		default:
-			addError(es, gp.Child("type"), RuleGateType, "Use type Approval, or omit type",
+			addError(es, gp.Child("type"), RuleGateType, "Use type "+field.Or(GateTypes)+", or omit type",
 				"%q is not a gate type: the only gate type is Approval", g.Type)
 		}
 		if n := utf8.RuneCountInString(g.DisplayName); n > MaxGateDisplayNameLength {
