@@ -168,7 +168,8 @@ func (r *updateRunResource) Schema(ctx context.Context, _ resource.SchemaRequest
 			"`false` (with `start = true`) resumes the run."),
 		"wait_for_completion": optionalFalse("Whether apply waits until the run has completed, failed or stopped, or every member left " +
 			"is Pending (waiting for a maintenance window or a release), logging progress. Bounded by `timeouts`. A run that fails " +
-			"while apply waits fails the apply, naming the member, its group and stage, and the error."),
+			"while apply waits fails the apply, naming the member, its group and stage, and the error — except the apply that creates " +
+			"the run, which warns instead, so that Terraform keeps the run rather than replacing it."),
 		"skip": skipAttr(),
 		"approved_gates": rschema.ListAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Approval gates " +
 			"to approve, by key (`<stage>:before`, `<stage>:after`, `<stage>/<group>:before`, `<stage>/<group>:after`; " +
@@ -185,7 +186,7 @@ func (r *updateRunResource) Schema(ctx context.Context, _ resource.SchemaRequest
 				"message":       computedString("Why it failed, naming the member, its group and stage."),
 				"start_time":    computedString("When it last started (RFC 3339)."),
 				"end_time":      computedString("When it ended (RFC 3339)."),
-				"progress":      computedString("Members done of the total, and the current stage."),
+				"progress":      computedString("Members done (completed or skipped) of the total, how many failed, and the current stage."),
 				"current_stage": computedString("The stage in progress."),
 				"stages":        computedStringMap("State of each stage, with its after-stage wait."),
 				"groups":        computedStringMap("State of each group, keyed `<stage>/<group>`."),
@@ -565,7 +566,7 @@ func (w *runWriter) act(prior, m *updateRunModel, timeout time.Duration) {
 	if m.WaitForCompletion && w.run.Status.State != update.StateNotStarted {
 		w.wait(m.ApprovedGates, timeout)
 	}
-	failure(w.run, w.diags)
+	failure(w.run, prior.Name == "", w.diags)
 }
 
 // approve completes every gate of approved that is pending now.
@@ -646,16 +647,32 @@ func settled(st update.RunStatus, approved []string) bool {
 	return false
 }
 
-// failure fails the apply when the run has failed, with the engine's
-// message naming the member, its group and stage, and the error.
-func failure(run *hub.UpdateRun, diags *diag.Diagnostics) {
-	if run.Status.State == update.StateFailed {
-		diags.AddError("Update run failed", fmt.Sprintf("%s %s failed: %s. Fix the cause, then change rerun_trigger to run "+
-			"it again: it re-applies only what failed or was skipped.", updateRunType, run.Name, run.Status.Message))
+// failure reports a run that has failed, with the engine's message naming
+// the member, its group and stage, and the error. When the apply changed a
+// run that exists already it is an error: the change's outcome, and what a
+// pipeline waiting on the run must see. When the apply created the run it
+// is a warning: Terraform taints a resource whose create returns an error,
+// and a tainted run plans to be destroyed and created again — its history
+// gone, every member upgraded again — where the next step is to fix the
+// cause and re-run it (designs/updates.md §4). The state records the run,
+// `status.state` is Failed, and the next plan is empty until the
+// configuration asks for something.
+func failure(run *hub.UpdateRun, created bool, diags *diag.Diagnostics) {
+	if run.Status.State != update.StateFailed {
+		return
 	}
+	detail := fmt.Sprintf("%s %s failed: %s. Fix the cause, then change rerun_trigger to run it again: it re-applies only what "+
+		"failed or was skipped.", updateRunType, run.Name, run.Status.Message)
+	if created {
+		diags.AddWarning("Update run failed", detail+" The run is created and recorded in state (status.state is Failed); "+
+			"this apply did not fail so that Terraform keeps it, instead of replacing it.")
+		return
+	}
+	diags.AddError("Update run failed", detail)
 }
 
-// progress counts members done (completed, skipped or failed) and names the stage in progress.
+// progress counts members done (completed or skipped: a failed member is
+// not done, its upgrade is still to make) and names the stage in progress.
 func progress(st update.RunStatus) (done, total int, stage string) {
 	for _, s := range st.Stages {
 		if stage == "" && (s.State == update.StateRunning || s.State == update.StatePending) {
@@ -665,7 +682,7 @@ func progress(st update.RunStatus) (done, total int, stage string) {
 			for _, m := range g.Members {
 				total++
 				switch m.State {
-				case update.StateCompleted, update.StateSkipped, update.StateFailed:
+				case update.StateCompleted, update.StateSkipped:
 					done++
 				}
 			}
@@ -779,10 +796,6 @@ func newRunStatusDoc(st update.RunStatus) runStatusDoc {
 	d := runStatusDoc{State: st.State, Message: st.Message, StartTime: rfc3339(st.StartTime), EndTime: rfc3339(st.EndTime),
 		CurrentStage: stage, Stages: map[string]string{}, Groups: map[string]string{}, MemberCounts: map[string]int{}, Gates: map[string]string{},
 		SelectedNodeImages: st.SelectedNodeImageVersions}
-	d.Progress = fmt.Sprintf("%d of %d members done", done, total)
-	if stage != "" {
-		d.Progress += "; stage " + stage
-	}
 	for _, s := range st.Stages {
 		d.Stages[s.Name] = s.State + " (after-stage wait " + s.AfterStageWait + ")"
 		for _, g := range s.Groups {
@@ -791,6 +804,13 @@ func newRunStatusDoc(st update.RunStatus) runStatusDoc {
 				d.MemberCounts[m.State]++
 			}
 		}
+	}
+	d.Progress = fmt.Sprintf("%d of %d members done", done, total)
+	if failed := d.MemberCounts[update.StateFailed]; failed > 0 {
+		d.Progress += fmt.Sprintf(", %d failed", failed)
+	}
+	if stage != "" {
+		d.Progress += "; stage " + stage
 	}
 	gates := st.Gates()
 	sort.SliceStable(gates, func(i, j int) bool { return gates[i].Key < gates[j].Key })

@@ -153,15 +153,20 @@ func TestAccUpdateRun_previewStartPendingImport(t *testing.T) {
 	})
 }
 
-// A failed member fails the apply, naming the member, its group and stage,
-// and its error (designs/updates.md §4).
-func TestAccUpdateRun_failureFailsTheApply(t *testing.T) {
+// A run whose member fails is reported naming the member, its group and
+// stage, and its error (designs/updates.md §4). The apply that creates it
+// warns and keeps it (issue 24, finding 3: an error would taint the run, and
+// the next plan would destroy and create it again); progress does not count
+// the failed member as done; the next plan is empty; the advised next step —
+// fix the cause, change rerun_trigger — re-runs it; an apply that changes an
+// existing run fails when the run fails.
+func TestAccUpdateRun_failureIsReportedAndTheRunKept(t *testing.T) {
 	t.Setenv(EnvUpgradeDuration, "0s")
-	p := providerConfig(t, writeFleet(t, runsFleet))
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProviders,
-		Steps: []resource.TestStep{{
-			Config: p + `
+	fleet := writeFleet(t, runsFleet)
+	p := providerConfigAt(filepath.Join(t.TempDir(), "state.db"), fleet, testClock)
+	addr := "aks_fleet_update_run.late"
+	cfg := func(trigger string) string {
+		return p + `
 resource "aks_fleet_update_run" "late" {
   name                = "late"
   upgrade {
@@ -176,10 +181,38 @@ resource "aks_fleet_update_run" "late" {
   }
   start               = true
   wait_for_completion = true
+  rerun_trigger       = "` + trigger + `"
 }
-`,
-			ExpectError: expectError("member r-late (group late, stage late) failed: UpgradeFailed: drain timed out"),
-		}},
+`
+	}
+	status := func(field, want string) statecheck.StateCheck {
+		return statecheck.ExpectKnownValue(addr, attrPath("status", field), knownvalue.StringExact(want))
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviders,
+		Steps: []resource.TestStep{
+			{
+				Config: cfg("1"),
+				ConfigStateChecks: []statecheck.StateCheck{status("state", "Failed"),
+					status("message", "member r-late (group late, stage late) failed: UpgradeFailed: drain timed out"),
+					status("progress", "0 of 1 members done, 1 failed")},
+			},
+			{ // kept, not tainted: nothing to do
+				Config:           cfg("1"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{ // a re-run of the existing run that fails again fails the apply
+				Config:      cfg("2"),
+				ExpectError: expectError("member r-late (group late, stage late) failed: UpgradeFailed: drain timed out"),
+			},
+			{ // the advised next step: fix the cause, change rerun_trigger
+				PreConfig: func() {
+					rewriteFleet(t, fleet, strings.Replace(runsFleet, `    failures: { upgrade: "UpgradeFailed: drain timed out" }`+"\n", "", 1))
+				},
+				Config:            cfg("3"),
+				ConfigStateChecks: []statecheck.StateCheck{status("state", "Completed"), status("progress", "1 of 1 members done")},
+			},
+		},
 	})
 }
 
