@@ -220,7 +220,9 @@ func (r *updateRunResource) Schema(ctx context.Context, _ resource.SchemaRequest
 // skipAttr is a run's skip targets (the resource's, and its preview's).
 func skipAttr() rschema.ListNestedAttribute {
 	return rschema.ListNestedAttribute{Optional: true, MarkdownDescription: "Skip targets: adding one skips it (and " +
-		"everything under it, gates included) at the next apply. Removing one undoes nothing.",
+		"everything under it, gates included) at the next apply, and the skip holds through every start the provider sends: " +
+		"a resume after `stopped`, a re-run on a new `rerun_trigger` (which re-applies what failed — so a failed member " +
+		"skipped together with a new `rerun_trigger` is passed over). Removing one undoes nothing until the run starts again.",
 		NestedObject: rschema.NestedAttributeObject{Attributes: map[string]rschema.Attribute{
 			"type": rschema.StringAttribute{Required: true, MarkdownDescription: "`Member`, `Group`, `Stage` or `AfterStageWait` (named by its stage)."},
 			"name": rschema.StringAttribute{Required: true, MarkdownDescription: "The member, group or stage name."},
@@ -375,7 +377,7 @@ func (r *updateRunResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	if prior.Name != "" && !acts.previewsCourse() {
 		return // nothing changes the run's course: nothing to preview
 	}
-	p := previewRunCourse(r.hub, f, run, acts.skipsAtStart(plan.Skip))
+	p := previewRunCourse(r.hub, f, run, plan.Skip)
 	what := "if the run started then"
 	switch {
 	case prior.Name != "" && acts.start:
@@ -541,10 +543,13 @@ func (w *runWriter) act(prior, m *updateRunModel, timeout time.Duration) {
 			return h.SkipUpdateRun(ctx, m.Name, a.skips, pre)
 		})
 	}
-	// A run not started yet is skipped before it starts, as its preview
-	// shows: a skip sent after the start could find the member upgrading
-	// already, and an upgrade in flight is not aborted (designs/updates.md §4).
-	if w.run.Status.State == update.StateNotStarted && !skip() {
+	// A run about to start (for the first time, again after a stop, or
+	// re-run) is skipped before the start, as its preview shows: skips sent
+	// while the run is not running hold for the start that follows, where a
+	// skip sent after the start could find the member upgrading already,
+	// and an upgrade in flight is not aborted (designs/updates.md §4).
+	before := w.run.Status.State == update.StateNotStarted || a.start
+	if before && !skip() {
 		return
 	}
 	switch {
@@ -557,7 +562,7 @@ func (w *runWriter) act(prior, m *updateRunModel, timeout time.Duration) {
 			return
 		}
 	}
-	if w.run.Status.State != update.StateNotStarted && !skip() {
+	if !before && !skip() {
 		return
 	}
 	if !w.approve(m.ApprovedGates) {

@@ -622,3 +622,99 @@ data "aks_fleet_member_clusters" "after" {
 		},
 	})
 }
+
+// The configuration's skips hold through every start (issue 24, findings 1
+// and 2; designs/updates.md §4): a run stopped and resumed keeps the members
+// the configuration skips skipped; a failed member skipped together with a
+// new rerun_trigger is skipped and the run continues past it; a run created
+// with start = true and a skip begins with the skip, even when it completes
+// at once. Plan stays empty after each.
+func TestAccUpdateRun_skipsHoldThroughStarts(t *testing.T) {
+	t.Setenv(EnvUpgradeDuration, "0s")
+	const sat, mon = "2026-11-21T12:00:00Z", "2026-11-23T03:00:00Z" // r-wave-1's window: Monday 02:00–06:00
+	addr := "aks_fleet_update_run.r"
+	runState := func(want string) statecheck.StateCheck {
+		return statecheck.ExpectKnownValue(addr, attrPath("status", "state"), knownvalue.StringExact(want))
+	}
+	skipLate := "\n  skip {\n    type = \"Member\"\n    name = \"r-late\"\n  }"
+	run := func(state, fleet, clock, extra string) string {
+		return providerConfigAt(state, fleet, clock) + `
+resource "aks_fleet_update_run" "r" {
+  name    = "skips"
+  upgrade {
+    type = "ControlPlaneOnly"
+    kubernetes_version = "1.33.2"
+  }
+  stages {
+    name = "waves"
+    groups {
+      name = "wave"
+    }
+  }
+  stages {
+    name = "late"
+    groups {
+      name = "late"
+    }
+  }
+  start = true` + extra + "\n}\n" + runData("r", addr)
+	}
+	empty := resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
+
+	t.Run("stop and resume", func(t *testing.T) {
+		state, fleet := filepath.Join(t.TempDir(), "state.db"), writeFleet(t, runsFleet)
+		resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviders, Steps: []resource.TestStep{
+			{Config: run(state, fleet, sat, skipLate), // r-wave-1 waits for Monday's window
+				ConfigStateChecks: []statecheck.StateCheck{runState("Pending"), expectMember("r", "r-late", "Skipped: skipped by the user")}},
+			{Config: run(state, fleet, sat, skipLate+"\n  stopped = true"), ConfigStateChecks: []statecheck.StateCheck{runState("Stopped")}},
+			{Config: run(state, fleet, sat, skipLate+"\n  stopped = false"),
+				ConfigStateChecks: []statecheck.StateCheck{runState("Pending"), expectMember("r", "r-late", "Skipped: skipped by the user")}},
+			{Config: run(state, fleet, sat, skipLate+"\n  stopped = false"), ConfigPlanChecks: empty},
+		}})
+	})
+
+	// On the real clock: a skip sent after the re-run's start would arrive
+	// when the failed member, first in line again, has started (and failed).
+	t.Run("skip a failed member and re-run", func(t *testing.T) {
+		state, fleet := filepath.Join(t.TempDir(), "state.db"), writeFleet(t, runsFleet)
+		late := func(extra string) string {
+			return providerConfigAt(state, fleet, clockReal) + `
+resource "aks_fleet_update_run" "r" {
+  name    = "late"
+  upgrade {
+    type = "ControlPlaneOnly"
+    kubernetes_version = "1.33.2"
+  }
+  stages {
+    name = "canary"
+    groups {
+      name = "canary"
+    }
+  }
+  stages {
+    name = "late"
+    groups {
+      name = "late"
+    }
+  }
+  start = true` + extra + "\n}\n" + runData("r", addr)
+		}
+		resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviders, Steps: []resource.TestStep{
+			{Config: late(""),
+				ConfigStateChecks: []statecheck.StateCheck{runState("Failed"), expectMember("r", "r-late", "Failed: UpgradeFailed: drain timed out")}},
+			{Config: late(skipLate + "\n  rerun_trigger = \"skip-late\""),
+				ConfigStateChecks: []statecheck.StateCheck{runState("Completed"), expectMember("r", "r-late", "Skipped: skipped by the user"),
+					expectMember("r", "r-canary-1", "Completed: upgraded 1.32.6 → 1.33.2")}},
+			{Config: late(skipLate + "\n  rerun_trigger = \"skip-late\""), ConfigPlanChecks: empty},
+		}})
+	})
+
+	t.Run("created started, completing at once", func(t *testing.T) {
+		state, fleet := filepath.Join(t.TempDir(), "state.db"), writeFleet(t, runsFleet)
+		resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviders, Steps: []resource.TestStep{
+			{Config: run(state, fleet, mon, skipLate),
+				ConfigStateChecks: []statecheck.StateCheck{runState("Completed"), expectMember("r", "r-late", "Skipped: skipped by the user")}},
+			{Config: run(state, fleet, mon, skipLate), ConfigPlanChecks: empty},
+		}})
+	})
+}

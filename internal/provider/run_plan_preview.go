@@ -148,22 +148,16 @@ func actionsOf(prior, m *updateRunModel, state string) runActions {
 	case m.Start && !m.Stopped && terminal && prior.Name != "" && (m.RerunTrigger != prior.RerunTrigger || (prior.Stopped && state == update.StateStopped)):
 		a.start, a.restart = true, true
 	}
+	// A start again (a resume, a re-run) re-applies what the run skipped
+	// before it: every target the configuration still skips is sent again,
+	// before the start, so that the start begins with them skipped
+	// (designs/updates.md §4). Otherwise only the targets new to it.
 	for _, t := range m.Skip {
-		if !slices.Contains(prior.Skip, t) {
+		if a.restart || !slices.Contains(prior.Skip, t) {
 			a.skips = append(a.skips, t)
 		}
 	}
 	return a
-}
-
-// skipsAtStart are the skips the run's course starts with after these
-// actions: a run started again skips what this apply sends (designs/updates.md
-// §4); a run not started yet, or running, every target the configuration skips.
-func (a runActions) skipsAtStart(configured []update.SkipTarget) []update.SkipTarget {
-	if a.restart {
-		return a.skips
-	}
-	return configured
 }
 
 // withDescription is a list attribute with another description.

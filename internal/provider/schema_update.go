@@ -2,13 +2,10 @@ package provider
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/update"
@@ -48,8 +45,7 @@ func updateStagesAttr(required bool, description string) rschema.ListNestedAttri
 			},
 			"after_stage_wait_in_seconds": rschema.Int64Attribute{CustomType: wholeNumberType{}, Optional: true,
 				MarkdownDescription: fmt.Sprintf("Seconds to wait after the stage finishes before the next stage starts, "+
-					"0 (the default) to %d. It runs at the same time as the stage's after gates.", update.MaxAfterStageWaitInSeconds),
-				Validators: []validator.Int64{int64validator.Between(0, math.MaxInt32)}},
+					"0 (the default) to %d. It runs at the same time as the stage's after gates.", update.MaxAfterStageWaitInSeconds)},
 			"max_concurrency": rschema.StringAttribute{Optional: true, MarkdownDescription: "How many members of the whole stage " +
 				"are upgraded at once: a number up to 50 or a percentage such as `50%`. Default `50`."},
 			"before_gates": gatesAttr("before the stage starts"),

@@ -75,6 +75,7 @@ func (x *Execution) segments(now time.Time) *segment {
 		carried = map[string]MemberStatus{}
 	}
 	var last *segment
+	var pending []Event // skips for the next start
 	for n, si := range starts {
 		e := x.Events[si]
 		end := len(x.Events)
@@ -87,21 +88,34 @@ func (x *Execution) segments(now time.Time) *segment {
 				evs = append(evs, ev)
 			}
 		}
-		// Skips made before the first start apply to it.
+		// Skips made before the first start apply to it, and so do skips
+		// made while the run was not running (stopped, failed or
+		// completed) to the start that follows (designs/updates.md §4): a
+		// start re-applies what failed or what the run itself skipped, not
+		// what the user skipped for it.
 		if n == 0 {
-			var pre []Event
+			pending = nil
 			for _, ev := range x.Events[:si] {
 				if ev.Action == ActionSkip {
-					c := ev
-					c.At = e.At
-					pre = append(pre, c)
+					pending = append(pending, ev)
 				}
 			}
-			evs = append(pre, evs...)
 		}
+		pre := make([]Event, 0, len(pending))
+		for _, ev := range pending {
+			ev.At = e.At
+			pre = append(pre, ev)
+		}
+		evs = append(pre, evs...)
 		seg := newSegment(x, cat, e.Members, e.At, carried)
 		seg.simulate(evs)
 		last = seg
+		pending = nil
+		for _, ev := range evs[len(pre):] {
+			if ev.Action == ActionSkip && !running(seg.status(ev.At).State) {
+				pending = append(pending, ev)
+			}
+		}
 		if n+1 < len(starts) {
 			at := x.Events[starts[n+1]].At
 			for _, ms := range seg.status(at).Members() {
@@ -112,6 +126,15 @@ func (x *Execution) segments(now time.Time) *segment {
 		}
 	}
 	return last
+}
+
+// running: a run in this state goes on by itself.
+func running(state string) bool {
+	switch state {
+	case StateCompleted, StateFailed, StateStopped:
+		return false
+	}
+	return true
 }
 
 // Status is the run's status at now (designs/updates.md §4).

@@ -442,3 +442,45 @@ func TestSkippingAMinorVersionFails(t *testing.T) {
 		t.Errorf("run at start: %s %q", st.State, st.Message)
 	}
 }
+
+// designs/updates.md §4: a start re-applies what failed and what the run
+// skipped while running, but not what the user skipped while the run was
+// not running — those skips are for the start that follows. So a failed
+// member skipped on the failed run, then a re-run, continues past it; a
+// member skipped while the run is stopped stays skipped when it resumes.
+func TestSkipsWhileNotRunningHoldForTheNextStart(t *testing.T) {
+	ms := []Member{member("a", "r1", "g1", "1.29.7", "202611.03.0"), member("b", "r1", "g1", "1.29.7", "202611.03.0"),
+		member("c", "r1", "g2", "1.29.7", "202611.03.0")}
+	ms[1].Failure = "the API server did not come back"
+	s := &Strategy{Stages: []Stage{{Name: "s1", Groups: []Group{{Name: "g1"}}}, {Name: "s2", Groups: []Group{{Name: "g2"}}}}}
+	skipB := Event{Action: ActionSkip, Targets: []SkipTarget{{Type: TargetMember, Name: "b"}}}
+
+	failed := &Execution{Update: full("1.30.5"), Strategy: s, Regions: regions("r1"), UpgradeDuration: time.Hour, Events: []Event{start(t0, ms...)}}
+	at := t0.Add(5 * time.Hour) // b failed at t0+2h
+	skip := skipB
+	skip.At = at
+	failed.Events = append(failed.Events, skip, start(at.Add(time.Minute), ms...))
+	st := failed.Status(at.Add(5 * time.Hour))
+	if got := memberStates(st); st.State != StateCompleted || got["b"] != StateSkipped || got["c"] != StateCompleted {
+		t.Errorf("skipped while failed, then re-run: run %s (%s), members %v; want b Skipped, c Completed", st.State, st.Message, got)
+	}
+
+	ok := slices.Clone(ms)
+	ok[1].Failure = ""
+	stopped := &Execution{Update: full("1.30.5"), Strategy: s, Regions: regions("r1"), UpgradeDuration: time.Hour,
+		Events: []Event{start(t0, ok...), {Action: ActionStop, At: t0.Add(10 * time.Minute)}}}
+	skip.At = t0.Add(2 * time.Hour) // stopped at t0+1h, when a's upgrade ended
+	stopped.Events = append(stopped.Events, skip, start(t0.Add(3*time.Hour), ok...))
+	if got := memberStates(stopped.Status(t0.Add(9 * time.Hour))); got["b"] != StateSkipped || got["c"] != StateCompleted {
+		t.Errorf("skipped while stopped, then resumed: members %v; want b Skipped", got)
+	}
+
+	// A skip made while the run runs is for that run: a later start re-applies it.
+	running := &Execution{Update: full("1.30.5"), Strategy: s, Regions: regions("r1"), UpgradeDuration: time.Hour,
+		Events: []Event{start(t0, ok...)}}
+	skip.At = t0.Add(30 * time.Minute)
+	running.Events = append(running.Events, skip, Event{Action: ActionStop, At: t0.Add(40 * time.Minute)}, start(t0.Add(3*time.Hour), ok...))
+	if got := memberStates(running.Status(t0.Add(9 * time.Hour))); got["b"] != StateCompleted {
+		t.Errorf("skipped while running, stopped, started again: members %v; want b upgraded by the new start", got)
+	}
+}

@@ -284,7 +284,7 @@ func (h *Hub) applyUpgrades(f *fleet.Fleet, now time.Time) error {
 var actionFrom = map[string][]string{
 	update.ActionStart:   {update.StateNotStarted, update.StateStopped, update.StateFailed, update.StateCompleted},
 	update.ActionStop:    {update.StateRunning, update.StatePending},
-	update.ActionSkip:    {update.StateNotStarted, update.StateRunning, update.StatePending, update.StateStopped, update.StateFailed},
+	update.ActionSkip:    {update.StateNotStarted, update.StateRunning, update.StatePending, update.StateStopped, update.StateFailed, update.StateCompleted},
 	update.ActionApprove: {update.StateRunning, update.StatePending},
 }
 
