@@ -534,17 +534,22 @@ func hubError(diags *diag.Diagnostics, op string, obj objectRef, err error) {
 // refuseTakenName refuses at plan the create of an object whose name is
 // taken on the hub (by hand, or by another state): found only at apply, the
 // create would fail after the resources before it were applied; it reports
-// whether it refused. A replacement — of a tainted object, or one whose
-// change requires it — is planned as a create too, but Terraform hands it
-// the replaced object's private state, which records the version it was
-// last read at: the name is its own. get reads the name on the hub; when
-// the hub cannot tell at plan (a member cluster not reachable yet), apply's
-// If-None-Match still decides. A name not known yet is checked at apply.
-func refuseTakenName(ctx context.Context, req resource.ModifyPlanRequest, h hub.Hub, obj objectRef, nameUnknown bool, get func() error, diags *diag.Diagnostics) bool {
+// whether it refused. A replacement whose change requires it (or asked with
+// -replace) is planned as a create too, but Terraform hands it the replaced
+// object's private state, which records the version it was last read at:
+// the name is its own. The replacement of a tainted object gets neither its
+// prior state nor its private state — Terraform plans it exactly as a new
+// object — so an object that holds what this configuration describes (get's
+// same) may be this resource's own: a warning, as apply deletes a tainted
+// object before it creates it again; one that holds something else is
+// another's, an error. get reads the name on the hub; when the hub cannot
+// tell at plan (a member cluster not reachable yet), apply's If-None-Match
+// still decides. A name not known yet is checked at apply.
+func refuseTakenName(ctx context.Context, req resource.ModifyPlanRequest, h hub.Hub, obj objectRef, nameUnknown bool, get func() (same bool, err error), diags *diag.Diagnostics) bool {
 	if !req.State.Raw.IsNull() || nameUnknown || h == nil || savedVersion(ctx, req.Private, diags).ETag != "" || diags.HasError() {
 		return diags.HasError()
 	}
-	err := get()
+	same, err := get()
 	switch {
 	case errors.Is(err, hub.ErrNotFound):
 		return false
@@ -552,9 +557,16 @@ func refuseTakenName(ctx context.Context, req resource.ModifyPlanRequest, h hub.
 		tflog.Debug(ctx, "cannot tell at plan whether the name is taken; apply will", map[string]any{"object": obj.String(), "error": err.Error()})
 		return false
 	}
+	adopt := fmt.Sprintf("import it, with an import block beside this resource\n\n  import {\n    to = %s.<this resource's name>\n    id = %q\n  }\n\n"+
+		"or with\n\n  terraform import %s.<this resource's name> %s\n\n", obj.Kind, obj.ID, obj.Kind, obj.ID)
+	if same {
+		diags.AddWarning("Already exists", fmt.Sprintf("%s already exists on the hub and holds what this configuration describes. If "+
+			"this resource is tainted, that is its own object: apply deletes it, then creates it again. Otherwise another "+
+			"configuration or a person made it, and the create will fail at apply: %sor give this resource another name.", obj, adopt))
+		return false
+	}
 	diags.AddError("Already exists", fmt.Sprintf("%s already exists on the hub, created outside this configuration (by hand, or by "+
-		"another Terraform state): creating it would fail at apply. Manage the existing object instead: import it, with an "+
-		"import block beside this resource\n\n  import {\n    to = %s.<this resource's name>\n    id = %q\n  }\n\nor with\n\n  "+
-		"terraform import %s.<this resource's name> %s\n\nor give this resource another name.", obj, obj.Kind, obj.ID, obj.Kind, obj.ID))
+		"another Terraform state): creating it would fail at apply. Manage the existing object instead: %sor give this resource "+
+		"another name.", obj, adopt))
 	return true
 }

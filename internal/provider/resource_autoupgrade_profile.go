@@ -188,7 +188,10 @@ func (r *autoUpgradeProfileResource) ModifyPlan(ctx context.Context, req resourc
 		return
 	}
 	if refuseTakenName(ctx, req, r.hub, obj, unknown.covers(field.Root("name")),
-		func() error { _, err := r.hub.GetAutoUpgradeProfile(ctx, plan.Name); return err }, &resp.Diagnostics) {
+		func() (bool, error) {
+			p, err := r.hub.GetAutoUpgradeProfile(ctx, plan.Name)
+			return err == nil && sameSpec(p.Spec, plan.ProfileSpec, update.ProfileWithDefaults), err
+		}, &resp.Diagnostics) {
 		return
 	}
 	if !req.State.Raw.IsNull() {

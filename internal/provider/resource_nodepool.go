@@ -157,7 +157,10 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		return
 	}
 	if refuseTakenName(ctx, req, r.hub, plan.ref(), unknown.covers(field.Root("cluster")) || unknown.covers(field.Root("name")),
-		func() error { _, err := r.hub.GetNodePool(ctx, plan.Cluster, plan.Name); return err }, &resp.Diagnostics) {
+		func() (bool, error) {
+			np, err := r.hub.GetNodePool(ctx, plan.Cluster, plan.Name)
+			return err == nil && sameSpec(np.Spec, plan.NodePool, nodepool.WithDefaults), err
+		}, &resp.Diagnostics) {
 		return
 	}
 	var before *nodepool.NodePool

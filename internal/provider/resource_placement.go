@@ -180,7 +180,10 @@ func (r *placementResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		return
 	}
 	if refuseTakenName(ctx, req, r.hub, objectRef{placementType, plan.Name}, unknown.covers(field.Root("name")),
-		func() error { _, err := r.hub.GetPlacement(ctx, plan.Name); return err }, &resp.Diagnostics) {
+		func() (bool, error) {
+			p, err := r.hub.GetPlacement(ctx, plan.Name)
+			return err == nil && sameSpec(p.Spec, plan.Spec, placement.WithDefaults), err
+		}, &resp.Diagnostics) {
 		return
 	}
 	var prior *placementModel

@@ -310,7 +310,10 @@ func (r *updateRunResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		return
 	}
 	if refuseTakenName(ctx, req, r.hub, objectRef{updateRunType, plan.Name}, unknown.covers(field.Root("name")),
-		func() error { _, err := r.hub.GetUpdateRun(ctx, plan.Name); return err }, &resp.Diagnostics) {
+		func() (bool, error) {
+			run, err := r.hub.GetUpdateRun(ctx, plan.Name)
+			return err == nil && sameSpec(run.Spec, plan.spec(), update.RunWithDefaults), err
+		}, &resp.Diagnostics) {
 		return
 	}
 	prior := &updateRunModel{} // the zero model: a run being created

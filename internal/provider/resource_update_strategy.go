@@ -132,7 +132,10 @@ func (r *updateStrategyResource) ModifyPlan(ctx context.Context, req resource.Mo
 		return
 	}
 	if refuseTakenName(ctx, req, r.hub, objectRef{updateStrategyType, plan.Name}, unknown.covers(field.Root("name")),
-		func() error { _, err := r.hub.GetUpdateStrategy(ctx, plan.Name); return err }, &resp.Diagnostics) {
+		func() (bool, error) {
+			s, err := r.hub.GetUpdateStrategy(ctx, plan.Name)
+			return err == nil && sameSpec(s.Spec, plan.Strategy, update.StrategyWithDefaults), err
+		}, &resp.Diagnostics) {
 		return
 	}
 	if !req.State.Raw.IsNull() {
