@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -64,7 +65,7 @@ func (d *placementPreviewDataSource) Schema(_ context.Context, _ datasource.Sche
 				"for `review`. Not with `held_clusters`."},
 			"held_clusters": dschema.ListAttribute{ElementType: types.StringType, Optional: true, MarkdownDescription: "Clusters the " +
 				"placement would already hold (sticky scheduling keeps them); default none, as for a new placement."},
-			"preview_limit": dschema.Int64Attribute{CustomType: wholeNumberType{}, Optional: true, MarkdownDescription: "How many left-out clusters to list (default 20).",
+			"preview_limit": dschema.Int64Attribute{CustomType: wholeNumberType{}, Optional: true, MarkdownDescription: fmt.Sprintf("How many left-out clusters to list, 1 to %d (default 20).", maxPreviewLimit),
 				Validators: []validator.Int64{int64validator.Between(1, maxPreviewLimit)}},
 			"preview": dataSourceAttr(placementPreviewAttr("What the scheduler decides.")),
 			"warnings": dschema.ListAttribute{ElementType: types.StringType, Computed: true, MarkdownDescription: "What the plan would " +

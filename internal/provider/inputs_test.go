@@ -26,7 +26,28 @@ func TestAccInputs_numbers(t *testing.T) {
   placement_type = "PickN"
   number_of_clusters = 2.5
 }`), "policy.number_of_clusters: 2.5 is not a whole number"},
-		{simplePlacement("", `preview_limit = 2.5`), "preview_limit: 2.5 is not a whole number: write a whole number"},
+		{simplePlacement("", `preview_limit = 2.5`), "preview_limit: 2.5 is not a whole number: write a whole number from 1 to 10000."},
+		// At its own path, list indices included, with the attribute's range.
+		{simplePlacement("", `policy {
+  placement_type = "PickN"
+  number_of_clusters = 2
+  topology_spread_constraints {
+    topology_key = "region"
+    max_skew     = 1e30
+  }
+}`), "policy.topology_spread_constraints[0].max_skew: 1e+30 is out of range: write a whole number from 1 to 2147483647."},
+		{`resource "aks_fleet_update_strategy" "s" {
+  name = "two"
+  stages {
+    name = "one"
+    groups { name = "a" }
+  }
+  stages {
+    name = "two"
+    groups { name = "b" }
+    after_stage_wait_in_seconds = 1.5
+  }
+}`, "stages[1].after_stage_wait_in_seconds: 1.5 is not a whole number: write a whole number from 0 to 2147483647."},
 		{strings.Replace(nodePoolConfig(`team = "web"`, `{ nodes = "10%" }`), `name    = "default"`, "name    = \"default\"\n  weight  = 1e30", 1),
 			"weight: weight must be a whole number from 1 to 100, got 1000000000000000000000000000000"},
 		{`data "aks_nap_disruption_preview" "p" {

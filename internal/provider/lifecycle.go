@@ -66,11 +66,17 @@ func readValue(raw tftypes.Value, out any, diags *diag.Diagnostics) (unknownPath
 // required blocks it leaves out count as unknown too (missingBlocks): the
 // rules about their contents wait, the block's validator says it once.
 func readConfig(config tfsdk.Config, out any, diags *diag.Diagnostics) (unknownPaths, bool) {
+	if !checkWholeNumbers(context.Background(), config.Schema.AttributeAtTerraformPath, config.Raw, diags) {
+		return nil, false
+	}
 	unknown, ok := readValue(config.Raw, out, diags)
 	return append(unknown, missingBlocks(config)...), ok
 }
 
 func readPlan(plan tfsdk.Plan, out any, diags *diag.Diagnostics) (unknownPaths, bool) {
+	if !checkWholeNumbers(context.Background(), plan.Schema.AttributeAtTerraformPath, plan.Raw, diags) {
+		return nil, false
+	}
 	unknown, ok := readValue(plan.Raw, out, diags)
 	var inputs unknownPaths
 	for _, u := range unknown {

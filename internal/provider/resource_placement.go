@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -84,8 +85,8 @@ func (r *placementResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 	attrs["id"] = rschema.StringAttribute{Computed: true, MarkdownDescription: "The placement name.",
 		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
 	attrs["preview_limit"] = rschema.Int64Attribute{CustomType: wholeNumberType{}, Optional: true, Computed: true, Default: int64default.StaticInt64(placement.DefaultPreviewLimit),
-		MarkdownDescription: "How many clusters the plan's preview lists (default 20, as many unselected clusters as Fleet's " +
-			"own status keeps): the selected ones, then the best left out, then counts.",
+		MarkdownDescription: fmt.Sprintf("How many clusters the plan's preview lists, 1 to %d (default 20, as many unselected "+
+			"clusters as Fleet's own status keeps): the selected ones, then the best left out, then counts.", maxPreviewLimit),
 		Validators: []validator.Int64{int64validator.Between(1, maxPreviewLimit)}}
 	attrs["reviewed_preview"] = reviewedPreviewAttr(reviewPlacement, "Fleet would select other clusters than reviewed")
 	attrs["status"] = rschema.SingleNestedAttribute{Computed: true, MarkdownDescription: "What the hub holds, after apply and on " +

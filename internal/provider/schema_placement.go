@@ -108,7 +108,7 @@ func placementStrategyAttr() rschema.SingleNestedAttribute {
 					"max_surge": rschema.StringAttribute{Optional: true,
 						MarkdownDescription: "Clusters that may be added beyond the target at once: an integer or a percentage (default `25%`)."},
 					"unavailable_period_seconds": rschema.Int64Attribute{CustomType: wholeNumberType{}, Optional: true,
-						MarkdownDescription: "Seconds to wait before treating an applied cluster as available (default 60)."},
+						MarkdownDescription: "Seconds to wait before treating an applied cluster as available: 0 or more (default 60)."},
 				},
 			},
 		},

@@ -310,15 +310,9 @@ func TestSchemaAnnouncesEngineRules(t *testing.T) {
 		"after_gates.type":                                   update.GateTypes,
 		"skip.type":                                          update.SkipTargetTypes,
 	}
-	ranges := map[string][2]int64{
-		"affinity.preferred.weight":            {placement.MinWeight, placement.MaxWeight},
-		"policy.number_of_clusters":            {0, placement.MaxInt32},
-		"topology_spread_constraints.max_skew": {1, placement.MaxInt32},
-		"revision_history_limit":               {placement.MinRevisionHistory, placement.MaxRevisionHistory},
-		"aks_nap_nodepool.weight":              {nodepool.MinWeight, nodepool.MaxWeight},
-		"requirements.min_values":              {1, nodepool.MaxMinValues},
-		"stages.after_stage_wait_in_seconds":   {0, update.MaxAfterStageWaitInSeconds},
-		"budgets.nodes":                        {0, nodepool.MaxBudgetNodes},
+	ranges := map[string][2]int64{"budgets.nodes": {0, nodepool.MaxBudgetNodes}} // a string: a count or a percentage
+	for suffix, b := range wholeNumberBounds {
+		ranges[suffix] = b
 	}
 	server := providerserver.NewProtocol6(New("test")())()
 	resp, err := server.GetProviderSchema(context.Background(), &tfprotov6.GetProviderSchemaRequest{})
