@@ -1,10 +1,16 @@
 package provider
 
 import (
+	"context"
+	"fmt"
 	"path/filepath"
 	"testing"
 
+	"github.com/fleetform/terraform-provider-aks/internal/engine/update"
+	"github.com/fleetform/terraform-provider-aks/internal/hub"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 )
 
 // Import round-trips (designs/hub.md §5, "the written form"): an object made
@@ -183,4 +189,85 @@ resource "aks_fleet_autoupgrade_profile" "p" {
 			}})
 		})
 	}
+}
+
+// A trigger is an instruction, not a property of the object: an import
+// cannot know the value it was last set to. Imported with the configuration
+// that made it, a completed run with rerun_trigger is not run again and a
+// profile with generate_run_trigger generates no second run: the first
+// value after an import is recorded, not acted on, and the plan says so
+// (designs/hub.md §5; from the user trial). A later change acts.
+func TestAccImportedTriggersAreRecordedNotActedOn(t *testing.T) {
+	t.Setenv(EnvUpgradeDuration, "0s")
+	state := filepath.Join(t.TempDir(), "state.db")
+	cfg := providerConfigAt(state, "", testClock)
+	ctx := context.Background()
+	var runETag string
+	made := func() {
+		h := hubOf(t, state, "", testClock)
+		run, err := h.PutUpdateRun(ctx, hub.UpdateRun{Meta: hub.Meta{Name: "images"}, Spec: update.RunSpec{
+			ManagedClusterUpdate: update.ManagedClusterUpdate{Upgrade: update.Upgrade{Type: update.UpgradeNodeImageOnly}}}}, hub.Precondition{IfNoneMatch: true})
+		if err == nil {
+			run, err = h.StartUpdateRun(ctx, "images", hub.Precondition{IfMatch: run.ETag})
+		}
+		if err == nil {
+			_, err = h.PutAutoUpgradeProfile(ctx, hub.AutoUpgradeProfile{Meta: hub.Meta{Name: "stable"},
+				Spec: update.ProfileSpec{Channel: update.ChannelStable}}, hub.Precondition{IfNoneMatch: true})
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		runETag = run.ETag
+	}
+	config := func(trigger string) string {
+		return cfg + `
+import {
+  to = aks_fleet_update_run.r
+  id = "images"
+}
+resource "aks_fleet_update_run" "r" {
+  name          = "images"
+  upgrade { type = "NodeImageOnly" }
+  start         = true
+  rerun_trigger = "` + trigger + `"
+}
+import {
+  to = aks_fleet_autoupgrade_profile.p
+  id = "stable"
+}
+resource "aks_fleet_autoupgrade_profile" "p" {
+  name                 = "stable"
+  channel              = "Stable"
+  generate_run_trigger = "` + trigger + `"
+}
+`
+	}
+	untouched := func(*terraform.State) error {
+		h := hubOf(t, state, "", testClock)
+		run, err := h.GetUpdateRun(ctx, "images")
+		if err != nil {
+			return err
+		}
+		if run.ETag != runETag {
+			return fmt.Errorf("the run was acted on: ETag %s, made with %s", run.ETag, runETag)
+		}
+		p, err := h.GetAutoUpgradeProfile(ctx, "stable")
+		if err != nil {
+			return err
+		}
+		if len(p.Status.Runs) != 0 {
+			return fmt.Errorf("the profile generated %v", p.Status.Runs)
+		}
+		return nil
+	}
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviders, Steps: []resource.TestStep{
+		{PreConfig: made, Config: config("1"), Check: untouched},
+		{Config: config("1"), ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
+		{Config: config("2"), Check: func(*terraform.State) error {
+			if untouched(nil) == nil {
+				return fmt.Errorf("a changed trigger did nothing")
+			}
+			return nil
+		}},
+	}})
 }

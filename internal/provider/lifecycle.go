@@ -245,9 +245,45 @@ func adoptSpec[S any](live, written S, withDefaults func(S) S) S {
 const privateImported = "imported"
 
 // markImported is what ImportState records beside the id: the read that
-// follows adopts the object's written form (importForm).
+// follows adopts the object's written form (importForm), and the triggers'
+// first values are recorded, not acted on (importedTrigger).
 func markImported(ctx context.Context, private privateSetter, diags *diag.Diagnostics) {
 	diags.Append(private.SetKey(ctx, privateImported, []byte("true"))...)
+	diags.Append(private.SetKey(ctx, privateTriggersUnknown, []byte("true"))...)
+}
+
+// privateTriggersUnknown marks an imported resource not applied since.
+const privateTriggersUnknown = "triggers_unknown"
+
+// importedTrigger is the prior value of a trigger (rerun_trigger,
+// generate_run_trigger) to compare the planned one with. A trigger is an
+// instruction, not a property of the object: an import cannot know the
+// value it was last set to, and the configuration that made the object
+// holds it. So until the first apply after an import, a trigger with no
+// prior value takes the planned one — recorded, not acted on (a completed
+// run is not run again, a profile generates no second run), which the plan
+// says when warn (designs/hub.md §5). The apply clears the mark
+// (appliedSinceImport).
+func importedTrigger(ctx context.Context, private privateGetter, attribute, prior, planned string, warn bool, diags *diag.Diagnostics) string {
+	if prior != "" || planned == "" {
+		return prior
+	}
+	raw, d := private.GetKey(ctx, privateTriggersUnknown)
+	diags.Append(d...)
+	if len(raw) == 0 {
+		return prior
+	}
+	if warn {
+		diags.AddAttributeWarning(path.Root(attribute), "Recorded, not acted on", fmt.Sprintf("%s: this resource was imported, and "+
+			"the value %s was last set to is not known: %q is recorded, and this apply does nothing for it. Change it again to "+
+			"act on it.", attribute, attribute, planned))
+	}
+	return planned
+}
+
+// appliedSinceImport clears the mark importedTrigger reads.
+func appliedSinceImport(ctx context.Context, private privateSetter, diags *diag.Diagnostics) {
+	diags.Append(private.SetKey(ctx, privateTriggersUnknown, nil)...)
 }
 
 // importForm is the form Read adopts the hub's spec in (adoptSpec's

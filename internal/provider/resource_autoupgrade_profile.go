@@ -200,6 +200,8 @@ func (r *autoUpgradeProfileResource) ModifyPlan(ctx context.Context, req resourc
 			return
 		}
 		decides = update.ProfileRetargets(prior.ProfileSpec, plan.ProfileSpec)
+		prior.GenerateRunTrigger = importedTrigger(ctx, req.Private, "generate_run_trigger", prior.GenerateRunTrigger, plan.GenerateRunTrigger,
+			true, &resp.Diagnostics)
 		triggered = triggered && plan.GenerateRunTrigger != prior.GenerateRunTrigger
 		// Unknown until apply (e.g. a strategy being replaced): it may differ.
 		newStrategy := unknown.covers(field.Root("update_strategy_id")) ||
@@ -293,7 +295,14 @@ func (r *autoUpgradeProfileResource) Update(ctx context.Context, req resource.Up
 		return
 	}
 	guard := updateGuard(ctx, req.Private, r.current(ctx, prior.ID, prior.ProfileSpec), &resp.Diagnostics)
+	var planned autoUpgradeProfileModel
+	if _, ok := readValue(req.Plan.Raw, &planned, &resp.Diagnostics); !ok {
+		return
+	}
+	prior.GenerateRunTrigger = importedTrigger(ctx, req.Private, "generate_run_trigger", prior.GenerateRunTrigger, planned.GenerateRunTrigger,
+		false, &resp.Diagnostics)
 	r.apply(ctx, opUpdate, &prior, req.Plan, guard, &resp.State, resp.Private, &resp.Diagnostics)
+	appliedSinceImport(ctx, resp.Private, &resp.Diagnostics)
 }
 
 // apply writes the planned profile (a create must not find it; an update

@@ -332,6 +332,7 @@ func (r *updateRunResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 			prior = &updateRunModel{}
 		}
 	}
+	prior.RerunTrigger = importedTrigger(ctx, req.Private, "rerun_trigger", prior.RerunTrigger, plan.RerunTrigger, prior.Name != "", &resp.Diagnostics)
 	obj := objectRef{updateRunType, plan.Name}
 	if unknown.covers(field.Root("reviewed_preview")) {
 		reviewUnknown(&resp.Diagnostics, reviewRun, obj)
@@ -462,8 +463,10 @@ func (r *updateRunResource) Update(ctx context.Context, req resource.UpdateReque
 		return
 	}
 	w := r.writer(ctx, run, savedVersion(ctx, req.Private, &resp.Diagnostics), &resp.Diagnostics)
+	prior.RerunTrigger = importedTrigger(ctx, req.Private, "rerun_trigger", prior.RerunTrigger, m.RerunTrigger, false, &resp.Diagnostics)
 	w.act(&prior, &m, timeoutOf(m.Timeouts, "update"))
 	r.record(ctx, req.Plan.Raw, &resp.State, resp.Private, m, w.run, &resp.Diagnostics)
+	appliedSinceImport(ctx, resp.Private, &resp.Diagnostics)
 }
 
 // runTimeoutsBlock is terraform-plugin-framework-timeouts' block for
