@@ -127,3 +127,37 @@ func takenConfigs() []struct{ addr, object, config string } {
 }`},
 	}
 }
+
+// A resource replaced under the same name keeps its id at plan, so what
+// refers to it is not replaced along with it (from the user trial: -replace
+// of a strategy replaced the run and the profile that name it).
+func TestAccReplacementKeepsTheIDKnown(t *testing.T) {
+	cfg := providerConfigAt(filepath.Join(t.TempDir(), "state.db"), "", testClock) + `
+resource "aks_fleet_update_strategy" "s" {
+  name = "waves"
+  stages {
+    name = "one"
+    groups { name = "canary" }
+  }
+}
+resource "aks_fleet_update_run" "r" {
+  name               = "images"
+  update_strategy_id = aks_fleet_update_strategy.s.id
+  upgrade { type = "NodeImageOnly" }
+}
+resource "aks_fleet_autoupgrade_profile" "p" {
+  name               = "stable"
+  channel            = "Stable"
+  disabled           = true
+  update_strategy_id = aks_fleet_update_strategy.s.id
+}
+`
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviders, Steps: []resource.TestStep{
+		{Config: cfg},
+		{Config: cfg, Taint: []string{"aks_fleet_update_strategy.s"}, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+			plancheck.ExpectResourceAction("aks_fleet_update_strategy.s", plancheck.ResourceActionDestroyBeforeCreate),
+			plancheck.ExpectResourceAction("aks_fleet_update_run.r", plancheck.ResourceActionNoop),
+			plancheck.ExpectResourceAction("aks_fleet_autoupgrade_profile.p", plancheck.ResourceActionNoop),
+		}}},
+	}})
+}

@@ -112,7 +112,7 @@ func (r *autoUpgradeProfileResource) Schema(_ context.Context, _ resource.Schema
 		"name": rschema.StringAttribute{Required: true, PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			MarkdownDescription: "The profile name: lower-case letters, digits and `-`, 1–50 characters, starting and ending with a letter or a digit."},
 		"id": rschema.StringAttribute{Computed: true, MarkdownDescription: "The profile name.",
-			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
+			PlanModifiers: []planmodifier.String{idOfName("name")}},
 		"generate_run_trigger": rschema.StringAttribute{Optional: true, MarkdownDescription: "Any value; setting or changing it " +
 			"asks the hub, at apply, to generate the update run the profile would trigger now, **without starting it** " +
 			"(`generated_run_id`). Re-applying the same value generates nothing. Start the run by importing it into an " +

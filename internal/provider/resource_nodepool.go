@@ -99,7 +99,7 @@ func (r *nodePoolResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 	attrs := nodePoolSpecAttrs()
 	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
 	attrs["id"] = rschema.StringAttribute{Computed: true, MarkdownDescription: "`<cluster>/<name>`.",
-		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
+		PlanModifiers: []planmodifier.String{idOfName("cluster", "name")}}
 	attrs["cluster"] = rschema.StringAttribute{Required: true, PlanModifiers: replace,
 		MarkdownDescription: "The member cluster whose Node Auto Provisioning runs the NodePool (on the mock hub: a member name)."}
 	attrs["name"] = rschema.StringAttribute{Required: true, PlanModifiers: replace, MarkdownDescription: "NodePool name (a DNS-1123 subdomain, e.g. `default`)."}

@@ -83,7 +83,7 @@ func (r *placementResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 	attrs["name"] = rschema.StringAttribute{Required: true, MarkdownDescription: attrs["name"].GetMarkdownDescription(),
 		PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}}
 	attrs["id"] = rschema.StringAttribute{Computed: true, MarkdownDescription: "The placement name.",
-		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
+		PlanModifiers: []planmodifier.String{idOfName("name")}}
 	attrs["preview_limit"] = rschema.Int64Attribute{CustomType: wholeNumberType{}, Optional: true, Computed: true, Default: int64default.StaticInt64(placement.DefaultPreviewLimit),
 		MarkdownDescription: fmt.Sprintf("How many clusters the plan's preview lists, 1 to %d (default 20, as many unselected "+
 			"clusters as Fleet's own status keeps): the selected ones, then the best left out, then counts.", maxPreviewLimit),

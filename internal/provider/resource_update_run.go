@@ -239,7 +239,7 @@ func updateRunSpecAttrs(replace string) map[string]rschema.Attribute {
 		"name": rschema.StringAttribute{Required: true, MarkdownDescription: "Name of the update run: lower-case letters, digits and `-`, 1–50 characters.",
 			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}},
 		"id": rschema.StringAttribute{Computed: true, MarkdownDescription: "The run name.",
-			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
+			PlanModifiers: []planmodifier.String{idOfName("name")}},
 		"update_strategy_id": rschema.StringAttribute{Optional: true, MarkdownDescription: "The strategy to follow: its name " +
 			"(`aks_fleet_update_strategy.x.id`) or ARM id. The run copies it when it is created: later edits of the strategy " +
 			"do not change this run (and show no diff here). " + replace},

@@ -80,7 +80,7 @@ func (r *updateStrategyResource) Schema(_ context.Context, _ resource.SchemaRequ
 			MarkdownDescription: "The strategy name: lower-case letters, digits and `-`, 1–50 characters, starting and ending with a " +
 				"letter or a digit. Runs and auto-upgrade profiles reference the strategy by it (`update_strategy_id`)."},
 		"id": rschema.StringAttribute{Computed: true, MarkdownDescription: "The strategy name.",
-			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
+			PlanModifiers: []planmodifier.String{idOfName("name")}},
 		"stages": updateStagesAttr(true, "The stages, run one after another (at least one). The groups of a stage are upgraded "+
 			"in parallel; a group is the set of members whose update `group` is its name, and appears in one stage only."),
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -144,4 +145,32 @@ func (argRequired) ValidateMap(ctx context.Context, req validator.MapRequest, re
 
 func (argRequired) ValidateList(ctx context.Context, req validator.ListRequest, resp *validator.ListResponse) {
 	missingArgument(ctx, req.Config, req.Path, req.ConfigValue.IsNull(), &resp.Diagnostics)
+}
+
+// idOfName plans a resource's id from its name (and, for a NodePool, its
+// cluster): the id is known at plan whenever they are — on a create and on a
+// replacement too — so that resources referring to it (a run's or a
+// profile's update_strategy_id) are not replaced along with it when the name
+// stays (from the user trial: `-replace` of a strategy replaced its runs).
+func idOfName(parts ...string) planmodifier.String { return idOfNameModifier(parts) }
+
+type idOfNameModifier []string
+
+func (m idOfNameModifier) Description(context.Context) string {
+	return "the id is " + strings.Join(m, "/")
+}
+
+func (m idOfNameModifier) MarkdownDescription(ctx context.Context) string { return m.Description(ctx) }
+
+func (m idOfNameModifier) PlanModifyString(ctx context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
+	values := make([]string, 0, len(m))
+	for _, name := range m {
+		var v types.String
+		resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root(name), &v)...)
+		if resp.Diagnostics.HasError() || v.IsUnknown() || v.IsNull() {
+			return
+		}
+		values = append(values, v.ValueString())
+	}
+	resp.PlanValue = types.StringValue(strings.Join(values, "/"))
 }
