@@ -718,3 +718,24 @@ resource "aks_fleet_update_run" "r" {
 		}})
 	})
 }
+
+// The hub refuses what the service refuses (issue 24, finding 5): a run
+// whose update group no member has is warned about at plan, then refused at
+// apply with the reason, on both hubs — never created and started.
+func TestAccUpdateRun_refusedLikeTheService(t *testing.T) {
+	p := providerConfig(t, writeFleet(t, runsFleet))
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviders, Steps: []resource.TestStep{{
+		Config: p + `
+resource "aks_fleet_update_run" "r" {
+  name = "nobody"
+  upgrade { type = "NodeImageOnly" }
+  stages {
+    name = "one"
+    groups { name = "prodd" }
+  }
+  start = true
+}
+`,
+		ExpectError: regexp.MustCompile(`(?s)Refused by the hub.*no\s+member\s+of\s+the\s+fleet\s+is\s+in\s+update\s+group\s+"prodd"`),
+	}}})
+}

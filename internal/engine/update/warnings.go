@@ -114,6 +114,25 @@ func upgradeWarnings(u Upgrade, f *fleet.Fleet) []field.Warning {
 		"does not finish until it is released; check the version", bare, newest)})
 }
 
+// ServiceRefusals are the warnings of a run's stages (its inline or copied
+// strategy) that the service turns into a refusal of the run: an update
+// group no member of the fleet has, a group's max_concurrency above its
+// member count (designs/updates.md §2). A hub refuses to create such a run
+// with these messages; the provider warns about them at plan, when the
+// fleet may still change before the run is created.
+func ServiceRefusals(strategy *Strategy, f *fleet.Fleet) []field.Warning {
+	if strategy == nil {
+		return nil
+	}
+	var out []field.Warning
+	for _, w := range stagesWarnings(field.Root("stages"), strategy.Stages, f) {
+		if w.ID == WarnGroupWithoutMembers || w.ID == WarnGroupConcurrencyAboveMembers {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
 func stagesWarnings(p field.Path, stages []Stage, f *fleet.Fleet) []field.Warning {
 	if f == nil || len(stages) == 0 {
 		return nil

@@ -56,6 +56,7 @@ func Run(t *testing.T, newHub func(t *testing.T) hub.Hub, without ...Feature) {
 	t.Run("update run states", func(t *testing.T) { testRunStates(t, newHub(t)) })
 	t.Run("update run gates", func(t *testing.T) { testGates(t, newHub(t)) })
 	t.Run("generated update runs", func(t *testing.T) { testGeneratedRuns(t, newHub(t)) })
+	t.Run("update runs the service refuses", func(t *testing.T) { testRunRefusals(t, newHub(t)) })
 	if has(NodePools) {
 		t.Run("node pool round trip", func(t *testing.T) { testNodePoolRoundTrip(t, newHub(t)) })
 	}

@@ -3,7 +3,9 @@ package hubtest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/update"
@@ -213,4 +215,39 @@ func gateState(st update.RunStatus, key string) string {
 		}
 	}
 	return "(none)"
+}
+
+// testRunRefusals: the hub refuses to create a run the service refuses —
+// one whose update group no member of the fleet has, or whose group's
+// max_concurrency is above its member count — as invalid, with the
+// engine's reason (update.ServiceRefusals), and creates nothing.
+func testRunRefusals(t *testing.T, h hub.Hub) {
+	ctx := context.Background()
+	f := fleetOf(t, h)
+	group := memberGroup(f)
+	members := 0
+	for _, c := range f.Clusters {
+		if c.Group == group {
+			members++
+		}
+	}
+	nobody := runSpec("hubtest-nobody", update.NodeImageLatest)
+	tooMany := runSpec(group, update.NodeImageLatest)
+	tooMany.Strategy.Stages[0].Groups[0].MaxConcurrency = fmt.Sprint(members + 1)
+	for name, c := range map[string]struct {
+		spec update.RunSpec
+		want string
+	}{
+		"hubtest-refused-nobody":   {nobody, `no member of the fleet is in update group "hubtest-nobody"`},
+		"hubtest-refused-too-many": {tooMany, fmt.Sprintf("max_concurrency %d exceeds the %d member(s) of group %q", members+1, members, group)},
+	} {
+		_, err := h.PutUpdateRun(ctx, hub.UpdateRun{Meta: hub.Meta{Name: name}, Spec: c.spec}, hub.Precondition{IfNoneMatch: true})
+		var invalid *hub.InvalidError
+		if !errors.As(err, &invalid) || !strings.Contains(invalid.Reason, c.want) {
+			t.Errorf("%s: %v, want an InvalidError saying %q", name, err, c.want)
+		}
+		if _, err := h.GetUpdateRun(ctx, name); !errors.Is(err, hub.ErrNotFound) {
+			t.Errorf("%s: refused, yet read back: %v", name, err)
+		}
+	}
 }

@@ -94,14 +94,18 @@ func runEventsTx(tx *bolt.Tx, name string) ([]runEvent, error) {
 
 // PutUpdateRun creates a run (NotStarted) or changes one that has not started.
 // A referenced strategy is copied into the run when the run is created.
-func (h *Hub) PutUpdateRun(_ context.Context, in hub.UpdateRun, pre Precondition) (*hub.UpdateRun, error) {
+func (h *Hub) PutUpdateRun(ctx context.Context, in hub.UpdateRun, pre Precondition) (*hub.UpdateRun, error) {
 	if err := checkName(in.Name); err != nil {
+		return nil, err
+	}
+	f, err := h.Fleet(ctx)
+	if err != nil {
 		return nil, err
 	}
 	now := h.Now()
 	r := &runRecord{Spec: in.Spec, Status: update.RunStatus{State: update.StateNotStarted}}
 	var rec Record
-	err := h.store.Update(func(tx *bolt.Tx) error {
+	err = h.store.Update(func(tx *bolt.Tx) error {
 		old, oldRec, err := loadTx[runRecord](tx, bucketRuns, in.Name)
 		if err != nil && !errors.Is(err, ErrNotFound) {
 			return err
@@ -120,6 +124,14 @@ func (h *Hub) PutUpdateRun(_ context.Context, in hub.UpdateRun, pre Precondition
 		}
 		if r.ResolvedStrategy, err = resolveStrategyTx(tx, "update run "+in.Name, in.Spec); err != nil {
 			return err
+		}
+		// What the service refuses of a run's groups, on the fleet as it is now.
+		if ws := update.ServiceRefusals(r.ResolvedStrategy, f); len(ws) > 0 {
+			reasons := make([]string, len(ws))
+			for i, w := range ws {
+				reasons[i] = w.String()
+			}
+			return &hub.InvalidError{Object: "update run " + in.Name, Reason: strings.Join(reasons, "; ")}
 		}
 		rec, err = saveTx(tx, bucketRuns, in.Name, r, pre, now, true)
 		return err
