@@ -390,6 +390,9 @@ func (r *updateRunResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		what = "what the run does from then on"
 	}
 	reportPreview(&resp.Diagnostics, obj, runReport(p, what))
+	if acts.start || prior.Name == "" && plan.Start && !plan.Stopped {
+		predictedFailure(&resp.Diagnostics, obj, p)
+	}
 	// Only a start decides which members are upgraded: a skip only removes
 	// work, and a re-run (rerun_trigger) re-applies what the run failed or
 	// skipped (designs/previews.md §5).
@@ -397,6 +400,29 @@ func (r *updateRunResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		g := guard{kind: reviewRun, token: plan.ReviewedPreview, obj: obj}
 		check(g, &resp.Diagnostics, "update, strategy, start or skip", runReviewSpec(run.ResolvedStrategy, run.Spec.ManagedClusterUpdate, plan.Start, plan.Skip),
 			p.At, update.ExpectRun(p), update.RunExpectation.Differences)
+	}
+}
+
+// predictedFailure warns, once, when the run this apply starts is predicted
+// to fail: the first member that fails stops it (designs/updates.md §4),
+// named with its position, the reason and when (issue 24, finding 4).
+func predictedFailure(diags *diag.Diagnostics, obj objectRef, p update.Preview) {
+	for _, s := range p.Stages {
+		for _, g := range s.Groups {
+			for _, m := range g.Members {
+				if m.Outcome != update.OutcomeFail {
+					continue
+				}
+				when := ""
+				if !m.Start.IsZero() {
+					when = " at " + m.Start.UTC().Format("2006-01-02 15:04")
+				}
+				diags.AddAttributeWarning(path.Root("start"), "The run is predicted to fail", fmt.Sprintf("%s: member %s (%s/%s) "+
+					"fails%s: %s. The run stops there: members after it are not upgraded. Fix the cause first, or skip it: "+
+					"skip { type = \"Member\" name = %q }.", obj, m.Name, s.Name, g.Name, when, m.Message, m.Name))
+				return
+			}
+		}
 	}
 }
 

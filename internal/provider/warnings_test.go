@@ -333,3 +333,28 @@ func TestUpdateRunVersionWarnings(t *testing.T) {
 		t.Errorf("a released version plans without a version warning: %v", w)
 	}
 }
+
+// A plan that starts a run predicted to fail warns once, naming the first
+// member that fails, where, why, and how to skip it (issue 24, finding 4);
+// one that creates the run without starting it does not.
+func TestPlanWarnsOfAPredictedFailure(t *testing.T) {
+	// In the sample fleet, aks-sea-prod-01's upgrade fails (a drain timeout).
+	started := updateRunModel{Name: "r", Upgrade: update.Upgrade{Type: update.UpgradeFull, KubernetesVersion: "1.32.6"}, Start: true}
+	var failing []string
+	for _, w := range protocolPlan(t, "aks_fleet_update_run", started) {
+		if w.Summary == "The run is predicted to fail" {
+			failing = append(failing, w.Detail)
+		}
+	}
+	if len(failing) != 1 || !strings.Contains(failing[0], "member aks-sea-prod-01 (default/default) fails at 2026-11-21 12:00: UpgradeFailed") ||
+		!strings.Contains(failing[0], `skip { type = "Member" name = "aks-sea-prod-01" }`) {
+		t.Errorf("started: %d warnings %q; want one naming the member, the reason and the skip", len(failing), failing)
+	}
+	created := started
+	created.Start = false
+	for _, w := range protocolPlan(t, "aks_fleet_update_run", created) {
+		if w.Summary == "The run is predicted to fail" {
+			t.Errorf("created, not started: %s", w.Detail)
+		}
+	}
+}

@@ -156,8 +156,16 @@ func previewExecution(x *Execution, members []Member, now time.Time) Preview {
 				if u.Upgrade.Type == UpgradeNodeImageOnly && !k.carried {
 					mp.From, mp.To = k.fromImg, k.toImg
 				}
+				// A member that waits (a window, a release) and then fails is a
+				// failure with its date, not a wait: the run fails there
+				// (designs/previews.md §5; issue 24, finding 4).
 				if k.deferred && k.fails != "" && !k.start.IsZero() && mp.Outcome == OutcomePending {
 					mp.Fails = k.fails
+					mp.Outcome, mp.Reason = OutcomeFail, ReasonInjectedFailure
+					if k.failsAtOnce {
+						mp.Reason = ReasonSkipsMinor
+					}
+					mp.Message = k.fails + ", once it starts (" + k.msg + ")"
 				}
 				if !k.reached.IsZero() {
 					mp.Priority = k.priorityAt(k.reached)

@@ -484,3 +484,29 @@ func TestSkipsWhileNotRunningHoldForTheNextStart(t *testing.T) {
 		t.Errorf("skipped while running, stopped, started again: members %v; want b upgraded by the new start", got)
 	}
 }
+
+// A member that waits for its window and then fails is previewed as a
+// failure with its date, counted as one, not as a wait (issue 24, finding
+// 4): the summary says the run fails, not that it never finishes; and the
+// execution fails at that date, as previewed.
+func TestPreviewFailureAfterAWait(t *testing.T) {
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC) // Monday
+	ms := []Member{member("a", "r1", "g", "1.29.7", "202610.01.0"), member("b", "r1", "g2", "1.29.7", "202610.01.0")}
+	ms[0].Window = weekly("Tuesday", "02:00")
+	ms[0].Failure = "UpgradeFailed: drain timed out"
+	s := &Strategy{Stages: []Stage{{Name: "s1", Groups: []Group{{Name: "g"}}}, {Name: "s2", Groups: []Group{{Name: "g2"}}}}}
+	p := PreviewRun(full("1.30.5"), s, ms, regions("r1"), time.Hour, now)
+	a := p.Members()[0]
+	opens := time.Date(2026, 11, 24, 2, 0, 0, 0, time.UTC)
+	if a.Outcome != OutcomeFail || a.Reason != ReasonInjectedFailure || !a.Start.Equal(opens) ||
+		!strings.Contains(a.Message, "UpgradeFailed: drain timed out") || !strings.Contains(a.Message, "maintenance window closed") {
+		t.Errorf("a: %+v; want Fail at the window's opening, saying why and after what wait", a)
+	}
+	if p.Totals.Fail != 1 || p.Totals.Pending != 1 || !strings.Contains(p.Summary(), "1 failing: the run fails at the first of them") {
+		t.Errorf("totals %+v, summary %q", p.Totals, p.Summary())
+	}
+	x := &Execution{Update: full("1.30.5"), Strategy: s, Regions: regions("r1"), UpgradeDuration: time.Hour, Events: []Event{start(now, ms...)}}
+	if st := x.Status(opens.Add(2 * time.Hour)); st.State != StateFailed || memberStates(st)["a"] != StateFailed {
+		t.Errorf("executed: run %s, members %v; want it failed on a, as previewed", st.State, memberStates(st))
+	}
+}
