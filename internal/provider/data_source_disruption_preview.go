@@ -67,7 +67,7 @@ func (d *disruptionPreviewDataSource) Schema(_ context.Context, _ datasource.Sch
 	attrs["disrupting"] = dschema.Int64Attribute{CustomType: wholeNumberType{}, Optional: true,
 		MarkdownDescription: "Nodes already disrupting (not Ready or being deleted); they use up the allowance. Default 0; not with `cluster`."}
 	attrs["cluster"] = dschema.StringAttribute{Optional: true, MarkdownDescription: "With `nodepool`: evaluate for that pool of " +
-		"that member cluster, as `aks_nap_nodepool`'s plan does — its live nodes (none when the pool does not exist yet), now. " +
+		"that member cluster, as `aks_nap_nodepool`'s plan does — its live nodes (a pool not created yet: the nodes labelled with its name, which it takes over), now. " +
 		"Required for `review`."}
 	attrs["nodepool"] = dschema.StringAttribute{Optional: true, MarkdownDescription: "The NodePool's name, with `cluster`."}
 	attrs["review"] = reviewAttr("aks_nap_nodepool")
@@ -180,8 +180,14 @@ func (d *disruptionPreviewDataSource) Read(ctx context.Context, req datasource.R
 			hubError(&resp.Diagnostics, opRead, objectRef{nodePoolType, in.Cluster + "/" + in.NodePool}, err)
 			return
 		}
-		live, ok := poolNodes(ctx, d.hub, in.Cluster, in.NodePool, cur == nil, &resp.Diagnostics)
+		live, known, ok := poolNodes(ctx, d.hub, in.Cluster, in.NodePool, cur == nil, &resp.Diagnostics)
 		if !ok {
+			return
+		}
+		if !known {
+			resp.Diagnostics.AddAttributeError(path.Root("cluster"), "Cannot read the pool's nodes", fmt.Sprintf("cluster %s did not "+
+				"answer, so the nodes labelled karpenter.sh/nodepool=%s are unknown. Give nodes (and disrupting) instead of cluster "+
+				"and nodepool to evaluate the budgets for a count.", in.Cluster, in.NodePool))
 			return
 		}
 		total, disrupting = nodepool.CountNodes(live.Nodes)

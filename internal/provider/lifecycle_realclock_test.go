@@ -291,7 +291,7 @@ func TestAccPreviewsHold_realClock(t *testing.T) {
 	plan := w.must("plan", "-input=false", "-no-color", "-out=reviewed.tfplan")
 	for _, obj := range []string{"aks_fleet_placement by-cpu — PickN: 2 of 2 clusters selected", "aks_fleet_placement all-prod — PickAll: 4 clusters selected",
 		"aks_fleet_update_strategy waves — 2 stages, 2 groups: 4 of 4 members", "aks_fleet_update_run rollout", "aks_fleet_autoupgrade_profile rapid — channel Rapid",
-		"aks_nap_nodepool w-1/default — 0 nodes", "aks_nap_nodepool w-1/lunch — 0 nodes"} {
+		"aks_nap_nodepool w-1/default — 2 nodes", "aks_nap_nodepool w-1/lunch — 1 node"} {
 		if !strings.Contains(plan, "Preview: "+obj) {
 			t.Errorf("the plan shows no preview %q:\n%s", obj, plan)
 		}

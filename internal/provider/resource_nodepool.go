@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/nodepool"
@@ -190,11 +191,22 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if len(unknown) > 0 || r.hub == nil {
 		return // the preview depends on values known only at apply: apply previews it
 	}
-	live, ok := poolNodes(ctx, r.hub, plan.Cluster, plan.Name, before == nil, &resp.Diagnostics)
+	live, known, ok := poolNodes(ctx, r.hub, plan.Cluster, plan.Name, before == nil, &resp.Diagnostics)
 	if !ok {
 		return
 	}
 	reportWarnings(&resp.Diagnostics, "NodePool", nodepool.Warnings(plan.NodePool))
+	if !known {
+		reportPreview(&resp.Diagnostics, obj, preview{Headline: "the pool's nodes are unknown at plan", Basis: "its cluster did not answer",
+			First: fmt.Sprintf("Cluster %s did not answer at plan, so the nodes labelled karpenter.sh/nodepool=%s that this pool "+
+				"takes over, and what its budgets allow for them, are unknown until apply.", plan.Cluster, plan.Name)})
+		if plan.ReviewedPreview != "" {
+			resp.Diagnostics.AddAttributeError(path.Root("reviewed_preview"), "Cannot check the review", fmt.Sprintf("%s: cluster %s "+
+				"did not answer at plan, so what the budgets allow for its nodes cannot be checked against the review. Plan again "+
+				"once it answers.", obj, plan.Cluster))
+		}
+		return
+	}
 	now := r.hub.Now()
 	doc := newNodePoolPreviewDoc(before, plan.NodePool, live.Nodes, now)
 	reportPreview(&resp.Diagnostics, obj, doc.report(now))
@@ -209,30 +221,33 @@ func (r *nodePoolResource) UpgradeState(context.Context) map[int64]resource.Stat
 	return blockUpgraders("NodePool", napNodepoolSchemaV2(), []int64{0, 1}, dropPreview)
 }
 
-// poolNodes are the nodes a pool's preview counts. A new pool has none, and
-// its preview does not need its cluster (which may not exist yet, or not
-// serve NodePools yet): the fleet says whether it is a member. (The plan of
-// a create reads the pool's name on the cluster when the cluster answers,
-// refuseTakenName; one that does not answer is no error at plan.) A pool
-// that exists shows its live nodes.
-func poolNodes(ctx context.Context, h hub.Hub, cluster, name string, create bool, diags *diag.Diagnostics) (hub.NodePoolStatus, bool) {
-	var live hub.NodePoolStatus
-	var err error
-	if create {
-		err = isMember(ctx, h, cluster)
-	} else {
+// poolNodes are the nodes a pool's preview counts: the nodes labelled with
+// the pool's name on its cluster (karpenter.sh/nodepool). A pool that exists
+// owns them; a new pool takes over those a pool of that name left there, as
+// Karpenter does by the label (issue 24, finding 6) — so its preview counts
+// them too: allowances, expiry, drift. The cluster must be a member. A new
+// pool's cluster may not answer at plan (it may be created by the same apply,
+// or not serve NodePools yet): then known is false — the count is unknown,
+// never 0 — and apply, where the cluster must answer, decides.
+func poolNodes(ctx context.Context, h hub.Hub, cluster, name string, create bool, diags *diag.Diagnostics) (live hub.NodePoolStatus, known, ok bool) {
+	err := isMember(ctx, h, cluster)
+	if err == nil {
 		live, err = h.NodePoolNodes(ctx, cluster, name)
+		if err != nil && create && !errors.Is(err, hub.ErrNotFound) {
+			tflog.Debug(ctx, "the pool's nodes are unknown at plan", map[string]any{"cluster": cluster, "nodepool": name, "error": err.Error()})
+			return live, false, true
+		}
 	}
 	if errors.Is(err, hub.ErrNotFound) {
 		diags.AddAttributeError(path.Root("cluster"), "Unknown member cluster", "cluster: "+err.Error()+
 			". Use the name of a member cluster (data.aks_fleet_member_clusters lists them).")
-		return live, false
+		return live, false, false
 	}
 	if err != nil {
 		diags.AddError("Cannot read the pool's nodes", nodePoolType+" "+cluster+"/"+name+": "+err.Error())
-		return live, false
+		return live, false, false
 	}
-	return live, true
+	return live, true, true
 }
 
 // nodePoolReviewSpec is the digest of what a NodePool's review covers: its

@@ -2,11 +2,14 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -54,13 +57,14 @@ func TestAccNodePool_lifecycle(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProviders,
 		Steps: []resource.TestStep{
 			{
-				// A new pool is planned without contacting its cluster: it has
-				// no nodes yet. Once applied, its status counts the cluster's.
+				// A new pool previews the nodes it takes over: the cluster's
+				// three labelled karpenter.sh/nodepool=default (issue 24,
+				// finding 6). Once applied, its status counts the same three.
 				Config: cfg + nodePoolConfig(`team = "web"`, `{ nodes = "2" }`),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(npAddr, plancheck.ResourceActionCreate),
-					expectPreview(npObj, "— 0 nodes; disruptions allowed now: 2", "0 nodes, 0 disrupting"),
-					expectSection(npObj, "expiring within 7 days"),
+					expectPreview(npObj, "— 3 nodes; disruptions allowed now: 2", "3 nodes, 0 disrupting"),
+					expectSection(npObj, "expiring within 7 days", "aks-default-b3n8r  2026-11-22T08:00:00Z"),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(npAddr, attrPath("status", "nodes"), knownvalue.Int64Exact(3)),
@@ -400,4 +404,69 @@ func TestAccNodePool_deletedOutOfBandIsRecreated(t *testing.T) {
 			},
 		},
 	})
+}
+
+// A new NodePool's preview counts the nodes it takes over (issue 24,
+// finding 6): aks-east-prod-01 has three nodes labelled
+// karpenter.sh/nodepool=default and no NodePool of that name; creating one
+// with expire_after = "168h" previews those three nodes, the ones already
+// past 168h expiring at once, and what its budgets allow for three nodes —
+// as the pool holds them after apply.
+func TestAccNodePool_createCountsTheNodesItTakesOver(t *testing.T) {
+	cfg := providerConfig(t, "") + `
+resource "aks_nap_nodepool" "n" {
+  cluster = "aks-east-prod-01"
+  name    = "default"
+  template {
+    node_class_ref {
+      group = "karpenter.azure.com"
+      kind  = "AKSNodeClass"
+      name  = "default"
+    }
+    expire_after = "168h"
+  }
+}
+`
+	obj := nodePoolType + " aks-east-prod-01/default"
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviders, Steps: []resource.TestStep{{
+		Config: cfg,
+		ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+			expectPreview(obj, "3 nodes; disruptions allowed now: 1"),
+			expectSection(obj, "expiring within 7 days", "aks-default-7xk2p  2026-11-27T06:00:00Z", "aks-default-9qw4m  2026-11-20T04:00:00Z (overdue)", "aks-default-b3n8r  2026-10-30T08:00:00Z (overdue)"),
+		}},
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue("aks_nap_nodepool.n", attrPath("status", "nodes"), knownvalue.Int64Exact(3)),
+		},
+	}}})
+}
+
+// silentCluster is a hub whose member clusters do not answer: reading a
+// pool's nodes fails (a cluster being created by the same apply, or not
+// serving NodePools yet).
+type silentCluster struct{ hub.Hub }
+
+func (silentCluster) NodePoolNodes(context.Context, string, string) (hub.NodePoolStatus, error) {
+	return hub.NodePoolStatus{}, errors.New("dial tcp: connection refused")
+}
+
+// A new pool whose cluster does not answer at plan is previewed with its
+// node count unknown, never 0; a review cannot be checked then, and the plan
+// says so (issue 24, Deliver 5).
+func TestAccNodePool_createOnASilentCluster(t *testing.T) {
+	cfg := providerConfig(t, "") + nodePoolConfig(`team = "web"`, `{ nodes = "2" }`)
+	obj := nodePoolType + " aks-east-prod-01/default"
+	silent := providersWith(func(h hub.Hub) hub.Hub { return silentCluster{h} })["aks"]
+	providers := map[string]func() (tfprotov6.ProviderServer, error){"aks": func() (tfprotov6.ProviderServer, error) {
+		s, err := silent()
+		return recordingServer{s}, err // the previews, as testAccProviders records them
+	}}
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: providers, Steps: []resource.TestStep{
+		{Config: strings.Replace(cfg, `name    = "default"`, "name    = \"default\"\n  reviewed_preview = \"x\"", 1), PlanOnly: true,
+			ExpectError: regexp.MustCompile(`Cannot check the review|Invalid reviewed_preview`)},
+		{Config: cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				expectPreview(obj, "the pool's nodes are unknown at plan", "takes over, and what its budgets allow for them, are unknown until apply"),
+				expectPreviewLacks(obj, "0 nodes"),
+			}}},
+	}})
 }
