@@ -381,6 +381,13 @@ func (r *updateRunResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	if prior.Name != "" && !acts.previewsCourse() {
 		return // nothing changes the run's course: nothing to preview
 	}
+	if st := run.Status.State; prior.Name != "" && !acts.start && (st == update.StateFailed || st == update.StateStopped || st == update.StateCompleted) {
+		// Nothing moves until the run starts again: the skips are for that start (designs/updates.md §4).
+		reportPreview(&resp.Diagnostics, obj, preview{Headline: "the run is " + st + "; the skip holds for its next start",
+			First: "The run does not move until it starts again: change rerun_trigger to re-run it (or set stopped = false to " +
+				"resume a stopped run), and it starts with these skips."})
+		return
+	}
 	p := previewRunCourse(r.hub, f, run, plan.Skip)
 	what := "if the run started then"
 	switch {
@@ -570,6 +577,7 @@ func (w *runWriter) do(what string, call func(pre hub.Precondition) (*hub.Update
 func (w *runWriter) act(prior, m *updateRunModel, timeout time.Duration) {
 	ctx, h := w.ctx, w.r.hub
 	a := actionsOf(prior, m, w.run.Status.State)
+	failedBefore := w.run.Status.State == update.StateFailed
 	skip := func() bool {
 		return len(a.skips) == 0 || w.do("skip", func(pre hub.Precondition) (*hub.UpdateRun, error) {
 			return h.SkipUpdateRun(ctx, m.Name, a.skips, pre)
@@ -603,7 +611,11 @@ func (w *runWriter) act(prior, m *updateRunModel, timeout time.Duration) {
 	if m.WaitForCompletion && w.run.Status.State != update.StateNotStarted {
 		w.wait(m.ApprovedGates, timeout)
 	}
-	failure(w.run, prior.Name == "", w.diags)
+	// A run that failed before this apply, which did not start it again
+	// (a skip for its next start, say), is not this apply's failure.
+	if a.start || !failedBefore {
+		failure(w.run, prior.Name == "", w.diags)
+	}
 }
 
 // approve completes every gate of approved that is pending now.

@@ -709,6 +709,29 @@ resource "aks_fleet_update_run" "r" {
 		}})
 	})
 
+	// On a fixed clock every action happens at the same instant as the
+	// failure: the skip comes after it (designs/updates.md §4). Skip and
+	// re-run in one apply continues past the member; a skip alone leaves the
+	// run failed, says so, is no failure of its own, and holds for the re-run.
+	t.Run("fixed clock: skip a failed member, with and without the re-run", func(t *testing.T) {
+		state, fleet := filepath.Join(t.TempDir(), "state.db"), writeFleet(t, runsFleet)
+		resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviders, Steps: []resource.TestStep{
+			{Config: run(state, fleet, mon, ""), ConfigStateChecks: []statecheck.StateCheck{runState("Failed")}},
+			{Config: run(state, fleet, mon, skipLate),
+				ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{expectPreview(runObj("skips"), "the run is Failed; the skip holds for its next start")}},
+				ConfigStateChecks: []statecheck.StateCheck{runState("Failed")}},
+			{Config: run(state, fleet, mon, skipLate+"\n  rerun_trigger = \"again\""),
+				ConfigStateChecks: []statecheck.StateCheck{runState("Completed"), expectMember("r", "r-late", "Skipped: skipped by the user")}},
+		}})
+		state, fleet = filepath.Join(t.TempDir(), "state.db"), writeFleet(t, runsFleet)
+		resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviders, Steps: []resource.TestStep{
+			{Config: run(state, fleet, mon, ""), ConfigStateChecks: []statecheck.StateCheck{runState("Failed")}},
+			{Config: run(state, fleet, mon, skipLate+"\n  rerun_trigger = \"again\""),
+				ConfigStateChecks: []statecheck.StateCheck{runState("Completed"), expectMember("r", "r-late", "Skipped: skipped by the user")}},
+			{Config: run(state, fleet, mon, skipLate+"\n  rerun_trigger = \"again\""), ConfigPlanChecks: empty},
+		}})
+	})
+
 	t.Run("created started, completing at once", func(t *testing.T) {
 		state, fleet := filepath.Join(t.TempDir(), "state.db"), writeFleet(t, runsFleet)
 		resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviders, Steps: []resource.TestStep{

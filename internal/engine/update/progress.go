@@ -419,37 +419,63 @@ func (s *segment) nextTime(t time.Time, events []Event) time.Time {
 	return next
 }
 
-// simulate runs the segment from its start until nothing changes any more,
-// applying the user's events (those after the start, before the next start).
-func (s *segment) simulate(events []Event) {
+// simulate runs the segment from its start until nothing changes any more.
+// pre are the skips made for this start (before it, or while the run was not
+// running): they hold from the start, before anything moves. events are the
+// user's actions during the segment (after the start, before the next one):
+// each applies after what the run did at its instant — the run is in the
+// state the hub reported when the action was made (designs/updates.md §4) —
+// so that actions made at the same instant as the start, or as an upgrade
+// that starts or ends (a fixed clock, a zero upgrade duration), do not
+// rewrite what the run had done: a stop does not undo the upgrades begun at
+// its instant, a skip does not undo a failure already reported.
+func (s *segment) simulate(pre, events []Event) {
 	t := s.start
 	limit := s.start.Add(horizon)
+	for _, e := range pre {
+		s.apply(e, t)
+	}
 	i := 0
 	for {
-		for ; i < len(events) && !events[i].At.After(t); i++ {
-			e := events[i]
-			switch e.Action {
-			case ActionStop:
-				if s.stoppedAt.IsZero() {
-					s.stoppedAt = e.At
-				}
-			case ActionSkip:
-				s.skip(e.Targets, t)
-			case ActionApprove:
-				if _, ok := s.approvals[e.Gate]; !ok {
-					s.approvals[e.Gate] = e.At
-				}
-			}
-		}
 		// Upgrades that start or end at t, and what they let move on, until
-		// nothing more happens at t (a zero upgrade duration ends at its start).
-		for s.settle(t) || s.advance(t) {
+		// nothing more happens at t (a zero upgrade duration ends at its start);
+		// then the user's actions at t, and what they let move on.
+		s.settleAll(t)
+		applied := false
+		for ; i < len(events) && !events[i].At.After(t); i++ {
+			s.apply(events[i], t)
+			applied = true
+		}
+		if applied {
+			s.settleAll(t)
 		}
 		next := s.nextTime(t, events[i:])
 		if next.IsZero() || next.After(limit) {
 			return
 		}
 		t = next
+	}
+}
+
+// apply records one user action at t.
+func (s *segment) apply(e Event, t time.Time) {
+	switch e.Action {
+	case ActionStop:
+		if s.stoppedAt.IsZero() {
+			s.stoppedAt = e.At
+		}
+	case ActionSkip:
+		s.skip(e.Targets, t)
+	case ActionApprove:
+		if _, ok := s.approvals[e.Gate]; !ok {
+			s.approvals[e.Gate] = e.At
+		}
+	}
+}
+
+// settleAll settles and advances the segment at t until nothing changes.
+func (s *segment) settleAll(t time.Time) {
+	for s.settle(t) || s.advance(t) {
 	}
 }
 

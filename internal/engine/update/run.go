@@ -106,12 +106,11 @@ func (x *Execution) segments(now time.Time) *segment {
 			ev.At = e.At
 			pre = append(pre, ev)
 		}
-		evs = append(pre, evs...)
 		seg := newSegment(x, cat, e.Members, e.At, carried)
-		seg.simulate(evs)
+		seg.simulate(pre, evs)
 		last = seg
 		pending = nil
-		for _, ev := range evs[len(pre):] {
+		for _, ev := range evs {
 			if ev.Action == ActionSkip && !running(seg.status(ev.At).State) {
 				pending = append(pending, ev)
 			}

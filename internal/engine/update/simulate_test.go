@@ -510,3 +510,29 @@ func TestPreviewFailureAfterAWait(t *testing.T) {
 		t.Errorf("executed: run %s, members %v; want it failed on a, as previewed", st.State, memberStates(st))
 	}
 }
+
+// An action made at the very instant something happened comes after it
+// (designs/updates.md §4; found with a fixed clock and instant upgrades): a
+// stop does not undo the upgrades that ended at its instant, and a skip
+// sent to a run that failed at its instant does not undo the failure — it
+// holds for the next start.
+func TestActionsAtTheSameInstantComeAfter(t *testing.T) {
+	ms := []Member{member("a", "r1", "g1", "1.29.7", "202611.03.0"), member("b", "r1", "g1", "1.29.7", "202611.03.0")}
+	one := &Strategy{Stages: []Stage{{Name: "s1", Groups: []Group{{Name: "g1", MaxConcurrency: "1"}}}}}
+	ms[1].Window = weekly("Thursday", "02:00") // b waits: the run is still going when stopped
+	stopped := &Execution{Update: full("1.30.5"), Strategy: one, Regions: regions("r1"), Events: []Event{start(t0, ms...), {Action: ActionStop, At: t0}}}
+	if got := memberStates(stopped.Status(t0)); got["a"] != StateCompleted {
+		t.Errorf("stopped at the instant a's instant upgrade ended: %v; want a Completed", got)
+	}
+	ms[1].Window = nil
+	ms[0].Failure = "drain timed out"
+	failed := &Execution{Update: full("1.30.5"), Strategy: one, Regions: regions("r1"),
+		Events: []Event{start(t0, ms...), {Action: ActionSkip, At: t0, Targets: []SkipTarget{{Type: TargetMember, Name: "a"}}}}}
+	if st := failed.Status(t0); st.State != StateFailed {
+		t.Errorf("a skip at the instant of the failure: run %s; want it still Failed", st.State)
+	}
+	failed.Events = append(failed.Events, start(t0, ms...))
+	if got := memberStates(failed.Status(t0)); got["a"] != StateSkipped || got["b"] != StateCompleted {
+		t.Errorf("then started again at the same instant: %v; want a Skipped, b Completed", got)
+	}
+}
