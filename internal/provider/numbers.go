@@ -121,42 +121,18 @@ func checkWholeNumbers[A interface{ GetType() attr.Type }](ctx context.Context, 
 		if _, acc := n.Int64(); n.IsInt() && acc == big.Exact {
 			return true, nil
 		}
-		p, at := pathOf(ap)
+		p, _ := enginePath(ap)
 		what := "is not a whole number"
 		if n.IsInt() {
 			what = "is out of range"
 		}
-		detail := fmt.Sprintf("%s: %s %s: write a whole number", p, n.Text('g', -1), what)
-		if lo, hi, known := boundsOf(p); known {
-			detail += fmt.Sprintf(" from %d to %d", lo, hi)
+		rule := fmt.Sprintf("%s %s: write a whole number", n.Text('g', -1), what)
+		if lo, hi, known := boundsOf(p.String()); known {
+			rule += fmt.Sprintf(" from %d to %d", lo, hi)
 		}
-		diags.AddAttributeError(at, "Invalid value", detail+".")
+		addFieldErrors(diags, path.Empty(), "Invalid value", field.Errors{{Path: p, Rule: rule + "."}})
 		ok = false
 		return true, nil
 	})
 	return ok
-}
-
-// pathOf is a Terraform attribute path as the provider's messages write it
-// (stages[1].after_stage_wait_in_seconds) and as the framework addresses it.
-func pathOf(ap *tftypes.AttributePath) (string, path.Path) {
-	var b strings.Builder
-	p := path.Empty()
-	for _, s := range ap.Steps() {
-		switch s := s.(type) {
-		case tftypes.AttributeName:
-			if b.Len() > 0 {
-				b.WriteByte('.')
-			}
-			b.WriteString(string(s))
-			p = p.AtName(string(s))
-		case tftypes.ElementKeyInt:
-			fmt.Fprintf(&b, "[%d]", int64(s))
-			p = p.AtListIndex(int(s))
-		case tftypes.ElementKeyString:
-			fmt.Fprintf(&b, "[%q]", string(s))
-			p = p.AtMapKey(string(s))
-		}
-	}
-	return b.String(), p
 }
