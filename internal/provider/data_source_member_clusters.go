@@ -121,6 +121,9 @@ type napNodeModel struct {
 	Ready             bool              `json:"ready"`
 	MarkedForDeletion bool              `json:"marked_for_deletion"`
 	DoNotDisrupt      bool              `json:"do_not_disrupt"`
+	Initialized       bool              `json:"initialized"`
+	Terminating       bool              `json:"instance_terminating"`
+	ExpireAfter       string            `json:"expire_after"`
 }
 
 func (d *memberClustersDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -215,6 +218,12 @@ func (d *memberClustersDataSource) Schema(_ context.Context, _ datasource.Schema
 					"ready":               boolean("Whether the node is Ready."),
 					"marked_for_deletion": boolean("Whether the node is being deleted."),
 					"do_not_disrupt":      boolean("Whether the node carries `karpenter.sh/do-not-disrupt: \"true\"`."),
+					"initialized": boolean("Whether Karpenter has initialized the node (label `karpenter.sh/initialized: \"true\"`). " +
+						"Disruption budgets count only initialized nodes."),
+					"instance_terminating": boolean("Whether the node's instance is being deleted (its NodeClaim's `InstanceTerminating` " +
+						"condition). Disruption budgets do not count it."),
+					"expire_after": str("The node's own `expireAfter` (its NodeClaim's), copied from its pool when it was launched: " +
+						"the node expires this long after its creation, whatever the pool says now."),
 				}),
 			}),
 		},
@@ -350,7 +359,8 @@ func clusterFrom(c *fleet.Cluster, e fleet.Eligibility) clusterModel {
 	}
 	for _, n := range c.NAPNodes {
 		out.NAPNodes = append(out.NAPNodes, napNodeModel{Name: n.Name, NodePool: n.NodePool, Labels: nonNilMap(n.Labels), CreatedAt: n.CreatedAt.Format(time.RFC3339),
-			Ready: n.Ready, MarkedForDeletion: n.MarkedForDeletion, DoNotDisrupt: n.DoNotDisrupt})
+			Ready: n.Ready, MarkedForDeletion: n.MarkedForDeletion, DoNotDisrupt: n.DoNotDisrupt,
+			Initialized: !n.Uninitialized, Terminating: n.InstanceTerminating, ExpireAfter: n.ExpireAfter})
 	}
 	return out
 }

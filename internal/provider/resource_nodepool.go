@@ -286,7 +286,8 @@ func newNodePoolPreviewDoc(before *nodepool.NodePool, after nodepool.NodePool, n
 	for r, a := range nodepool.AllowedDisruptionsByReason(np.Disruption.Budgets, total, disrupting, now) {
 		d.AllowedNow[string(r)] = a.String()
 	}
-	d.Timeline, d.NextAllowed = reviewTimeline(nodepool.Timeline(np.Disruption.Budgets, total, disrupting, now, previewSpan))
+	d.Timeline, d.NextAllowed = reviewTimeline(nodepool.Timeline(np.Disruption.Budgets, total, disrupting, now, previewSpan),
+		nodepool.ImageRefreshes(nodes, now, previewSpan))
 	d.Expiring = map[string]string{}
 	for _, e := range np.Expiring(nodes, now, previewSpan) {
 		d.Expiring[e.Node.Name] = expiryLine(e.At, e.Overdue)
@@ -376,13 +377,10 @@ func describeBudgets(budgets []nodepool.Budget) []string {
 }
 
 // reviewTimeline is the reviewer's view of a timeline: each window once with
-// the reasons it applies to, and when each reason blocked at its start is
-// next allowed to disrupt.
-func reviewTimeline(tl map[nodepool.Reason][]nodepool.Interval) (windows []string, next map[string]string) {
-	windows = []string{}
-	for _, w := range nodepool.MergeReasons(tl) {
-		windows = append(windows, w.String())
-	}
+// the reasons it applies to, the node image refreshes among them, and when
+// each reason blocked at its start is next allowed to disrupt.
+func reviewTimeline(tl map[nodepool.Reason][]nodepool.Interval, refreshes []nodepool.ImageRefresh) (windows []string, next map[string]string) {
+	windows = nodepool.TimelineLines(nodepool.MergeReasons(tl), refreshes)
 	next = map[string]string{}
 	for r, n := range nodepool.NextAllowed(tl) {
 		next[string(r)] = n.String()

@@ -409,9 +409,10 @@ func TestAccNodePool_deletedOutOfBandIsRecreated(t *testing.T) {
 // A new NodePool's preview counts the nodes it takes over (issue 24,
 // finding 6): aks-east-prod-01 has three nodes labelled
 // karpenter.sh/nodepool=default and no NodePool of that name; creating one
-// with expire_after = "168h" previews those three nodes, the ones already
-// past 168h expiring at once, and what its budgets allow for three nodes —
-// as the pool holds them after apply.
+// with expire_after = "168h" previews those three nodes and what its budgets
+// allow for three nodes — as the pool holds them after apply. Each expires
+// by its own claim's expireAfter (the CRD's default 720h: the sample
+// inventory gives none), not by the new pool's 168h (finding 8).
 func TestAccNodePool_createCountsTheNodesItTakesOver(t *testing.T) {
 	cfg := providerConfig(t, "") + `
 resource "aks_nap_nodepool" "n" {
@@ -432,10 +433,62 @@ resource "aks_nap_nodepool" "n" {
 		Config: cfg,
 		ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 			expectPreview(obj, "3 nodes; disruptions allowed now: 1"),
-			expectSection(obj, "expiring within 7 days", "aks-default-7xk2p  2026-11-27T06:00:00Z", "aks-default-9qw4m  2026-11-20T04:00:00Z (overdue)", "aks-default-b3n8r  2026-10-30T08:00:00Z (overdue)"),
+			expectSection(obj, "expiring within 7 days", "aks-default-b3n8r  2026-11-22T08:00:00Z"),
 		}},
 		ConfigStateChecks: []statecheck.StateCheck{
 			statecheck.ExpectKnownValue("aks_nap_nodepool.n", attrPath("status", "nodes"), knownvalue.Int64Exact(3)),
+		},
+	}}})
+}
+
+// napFleet: a member whose pool "default" has two nodes on a node image that
+// turns 90 days old on Sunday 2026-11-22 23:30 UTC, a replacement launched
+// and not initialized yet, an instance terminating, and a node launched
+// with expireAfter 336h 400 hours ago.
+const napFleet = `
+regions:
+  - name: eastus
+    kubernetes_versions:
+      - { version: 1.33.2, released_at: "2026-10-14T00:00:00Z" }
+clusters:
+  - name: n-1
+    region: eastus
+    labels: { env: prod }
+    agent: { heartbeat_age: 30s }
+    kubernetes_version: 1.33.2
+    nap_nodes:
+      - { name: n1-a, nodepool: default, age: 100h, labels: { kubernetes.azure.com/node-image-version: AKSUbuntu-2204gen2containerd-202608.25.0 } }
+      - { name: n1-b, nodepool: default, age: 100h, labels: { kubernetes.azure.com/node-image-version: AKSUbuntu-2204gen2containerd-202608.25.0 } }
+      - { name: n1-c, nodepool: default, age: 2h, ready: false, initialized: false, labels: { kubernetes.azure.com/node-image-version: AKSUbuntu-2204gen2containerd-202611.10.0 } }
+      - { name: n1-d, nodepool: default, age: 300h, marked_for_deletion: true, instance_terminating: true }
+      - { name: n1-e, nodepool: default, age: 400h, expire_after: 336h, labels: { kubernetes.azure.com/node-image-version: AKSUbuntu-2204gen2containerd-202611.10.0 } }
+`
+
+// The three differences from Karpenter and AKS of issue 24, finding 8, on a
+// new pool's preview (the mock hub, and the azure hub reading the same
+// nodes as NodeClaims and Nodes from the member's API server):
+//   - the budgets count only initialized nodes whose instance is not
+//     terminating (Karpenter's BuildDisruptionBudgetMapping): 3 nodes, of
+//     which 50% allows 2 — counting all five, 3 less 2 disrupting would
+//     allow 1;
+//   - n1-e expires by its own claim's expireAfter, 336h, so it is overdue
+//     (by the pool's 720h it would not expire this week);
+//   - AKS NAP refreshes the node image of n1-a and n1-b when it turns 90
+//     days old, outside any maintenance window: its own line of the timeline.
+func TestAccNodePool_countsExpiresAndRefreshesAsKarpenterAndAKS(t *testing.T) {
+	cfg := providerConfig(t, writeFleet(t, napFleet)) +
+		strings.Replace(nodePoolConfig(`team = "web"`, `{ nodes = "50%" }`), `"aks-east-prod-01"`, `"n-1"`, 1)
+	obj := nodePoolType + " n-1/default"
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviders, Steps: []resource.TestStep{{
+		Config: cfg,
+		ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+			expectPreview(obj, "3 nodes; disruptions allowed now: 2", "3 nodes, 0 disrupting",
+				"Sun 2026-11-22 23:30 UTC · node image refresh (AKS): AKSUbuntu-2204gen2containerd-202608.25.0 turns 90 days old; "+
+					"2 nodes drift, replaced at the Drifted allowance even outside maintenance windows"),
+			expectSection(obj, "expiring within 7 days", "n1-e  2026-11-18T20:00:00Z (overdue)"),
+		}},
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue("aks_nap_nodepool.test", attrPath("status", "nodes"), knownvalue.Int64Exact(3)),
 		},
 	}}})
 }

@@ -202,6 +202,12 @@ type NAPNode struct {
 	Ready             bool
 	MarkedForDeletion bool
 	DoNotDisrupt      bool
+	// Uninitialized: the node is not labelled karpenter.sh/initialized yet.
+	Uninitialized bool
+	// InstanceTerminating: its claim's instance is being deleted.
+	InstanceTerminating bool
+	// ExpireAfter is its claim's own spec.expireAfter ("": the pool's).
+	ExpireAfter string
 }
 
 // Failures are failures injected into a simulated cluster.

@@ -1,6 +1,7 @@
 package nodepool
 
 import (
+	"fmt"
 	"math"
 	"testing"
 )
@@ -166,5 +167,40 @@ func TestNodePoolAllowedDisruptionsAppliesDefaults(t *testing.T) {
 	// Default 10% of 25 = 3, minus 2 disrupting.
 	if got := (NodePool{}).AllowedDisruptions(Drifted, nodes, monday); got.Allowed != 1 {
 		t.Errorf("Allowed = %d, want 1", got.Allowed)
+	}
+}
+
+// TestCountNodesAsKarpenter: Karpenter's BuildDisruptionBudgetMapping
+// (pkg/controllers/disruption/helpers.go, v1.14.1) counts only the nodes it
+// manages that are initialized (StateNode.Initialized: the Node carries
+// karpenter.sh/initialized "true") and whose claim's instance is not
+// terminating: such a node is in neither the total the percentages apply to
+// nor the disrupting nodes subtracted from the allowance.
+func TestCountNodesAsKarpenter(t *testing.T) {
+	var nodes []Node
+	for i := range 10 {
+		nodes = append(nodes, Node{Name: fmt.Sprintf("ready-%d", i), Ready: true})
+	}
+	// Five replacements launched and not initialized yet (not Ready either),
+	// one instance terminating (drained, marked for deletion).
+	for i := range 5 {
+		nodes = append(nodes, Node{Name: fmt.Sprintf("launching-%d", i), Uninitialized: true})
+	}
+	nodes = append(nodes, Node{Name: "terminating", Ready: true, MarkedForDeletion: true, InstanceTerminating: true})
+	total, disrupting := CountNodes(nodes)
+	if total != 10 || disrupting != 0 {
+		t.Fatalf("CountNodes = %d, %d; want 10, 0 (the six others are not counted)", total, disrupting)
+	}
+	// 20% of 10 = 2; counting the six would make it ceil(20% of 16) = 4,
+	// less 6 disrupting = 0.
+	a := (NodePool{Disruption: &Disruption{Budgets: []Budget{budget("20%")}}}).AllowedDisruptions(Drifted, nodes, monday)
+	if a.Allowed != 2 {
+		t.Errorf("Allowed = %d, want 2", a.Allowed)
+	}
+	// An initialized node that is not Ready, or marked for deletion without
+	// its instance terminating yet, is counted and disrupting.
+	nodes = append(nodes, Node{Name: "not-ready"}, Node{Name: "draining", Ready: true, MarkedForDeletion: true})
+	if total, disrupting := CountNodes(nodes); total != 12 || disrupting != 2 {
+		t.Errorf("CountNodes = %d, %d; want 12, 2", total, disrupting)
 	}
 }

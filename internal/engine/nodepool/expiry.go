@@ -1,6 +1,7 @@
 package nodepool
 
 import (
+	"cmp"
 	"sort"
 	"time"
 )
@@ -22,24 +23,26 @@ type Expiry struct {
 // their expiration are included and marked Overdue. Nodes marked for
 // deletion are skipped (they are already going away).
 //
-// expireAfter is the NodePool's template.expire_after: "Never" (or an
-// unparseable value) yields no expiries; "" means the default 720h.
+// Each node expires by its own NodeClaim's expireAfter (Node.ExpireAfter),
+// as Karpenter's expiration controller reads it: the claim keeps the value
+// the pool had when it launched the node, so a pool whose expire_after
+// changed replaces its nodes by drift, not by the new expiry. A node whose
+// own value is not known ("") expires by expireAfter, the NodePool's
+// template.expire_after ("" means the default 720h). "Never" (or an
+// unparseable value) yields no expiry.
 func Expiring(nodes []Node, expireAfter string, now time.Time, within time.Duration) []Expiry {
 	if expireAfter == "" {
 		expireAfter = DefaultExpireAfter
-	}
-	if expireAfter == Never {
-		return nil
-	}
-	ttl, err := time.ParseDuration(expireAfter)
-	if err != nil {
-		return nil
 	}
 	now = now.UTC()
 	horizon := now.Add(within)
 	var out []Expiry
 	for _, n := range nodes {
 		if n.MarkedForDeletion {
+			continue
+		}
+		ttl, ok := expiresAfter(cmp.Or(n.ExpireAfter, expireAfter))
+		if !ok {
 			continue
 		}
 		at := n.CreatedAt.UTC().Add(ttl)
@@ -54,6 +57,16 @@ func Expiring(nodes []Node, expireAfter string, now time.Time, within time.Durat
 		return out[i].Node.Name < out[j].Node.Name
 	})
 	return out
+}
+
+// expiresAfter is an expireAfter value as a duration; false for "Never" or a
+// value that does not parse (no expiry).
+func expiresAfter(v string) (time.Duration, bool) {
+	if v == Never {
+		return 0, false
+	}
+	d, err := time.ParseDuration(v)
+	return d, err == nil
 }
 
 // Expiring is the package-level Expiring with the pool's expireAfter (after

@@ -52,3 +52,40 @@ func TestExpiring(t *testing.T) {
 		t.Errorf("pool default expireAfter: %+v", got)
 	}
 }
+
+// TestExpiringByTheClaimsOwnExpireAfter: Karpenter's expiration controller
+// (pkg/controllers/nodeclaim/expiration, v1.14.1) expires a NodeClaim at its
+// creation + its own spec.expireAfter, which the claim took from the pool's
+// template when it was launched; a pool whose expire_after changed since
+// replaces those nodes by drift, not by the new expiry.
+func TestExpiringByTheClaimsOwnExpireAfter(t *testing.T) {
+	now := at(t, "2024-01-10 12:00:00")
+	created := at(t, "2024-01-01 00:00:00")
+	nodes := []Node{
+		{Name: "launched-at-720h", CreatedAt: created, Ready: true, ExpireAfter: "720h"},
+		{Name: "launched-at-168h", CreatedAt: created, Ready: true, ExpireAfter: "168h"},
+		{Name: "launched-never", CreatedAt: created, Ready: true, ExpireAfter: Never},
+		{Name: "unknown", CreatedAt: created, Ready: true}, // its own value not known: the pool's
+	}
+	got := Expiring(nodes, "216h", now, 30*24*time.Hour)
+	want := []struct {
+		name, at string
+		overdue  bool
+	}{
+		{"launched-at-168h", "2024-01-08 00:00:00", true},
+		{"unknown", "2024-01-10 00:00:00", true},
+		{"launched-at-720h", "2024-01-31 00:00:00", false},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %+v", got)
+	}
+	for i, w := range want {
+		if got[i].Node.Name != w.name || !got[i].At.Equal(at(t, w.at)) || got[i].Overdue != w.overdue {
+			t.Errorf("[%d] = %s at %s overdue %v; want %+v", i, got[i].Node.Name, got[i].At, got[i].Overdue, w)
+		}
+	}
+	// The pool's Never does not keep a node launched with a lifetime.
+	if got := Expiring(nodes, Never, now, 30*24*time.Hour); len(got) != 2 || got[0].Node.Name != "launched-at-168h" {
+		t.Errorf("pool Never: %+v", got)
+	}
+}

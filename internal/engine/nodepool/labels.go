@@ -13,8 +13,10 @@ import (
 
 // Label keys with special meaning.
 const (
-	LabelCapacityType   = "karpenter.sh/capacity-type"
-	LabelNodePool       = "karpenter.sh/nodepool"
+	LabelCapacityType = "karpenter.sh/capacity-type"
+	LabelNodePool     = "karpenter.sh/nodepool"
+	// LabelInitialized is on every node Karpenter has initialized ("true").
+	LabelInitialized    = "karpenter.sh/initialized"
 	LabelHostname       = "kubernetes.io/hostname"
 	LabelAKSMode        = "kubernetes.azure.com/mode"
 	LabelAKSOSSKU       = "kubernetes.azure.com/os-sku"

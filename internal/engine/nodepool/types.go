@@ -1,6 +1,11 @@
 package nodepool
 
-import "time"
+import (
+	"maps"
+	"time"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
+)
 
 // NodePool is the provider-neutral model of a Karpenter NodePool spec.
 //
@@ -113,6 +118,19 @@ type Node struct {
 	// DoNotDisrupt is true when the node carries karpenter.sh/do-not-disrupt:
 	// "true" (voluntary disruption skips it; expiration does not).
 	DoNotDisrupt bool `json:"do_not_disrupt"`
+	// Uninitialized is true while the node is not initialized: its claim has
+	// no Node yet, or the Node does not carry karpenter.sh/initialized:
+	// "true". The budgets do not count it (designs/nap.md §4).
+	Uninitialized bool `json:"uninitialized"`
+	// InstanceTerminating is true when the claim's InstanceTerminating
+	// condition is True: the node is drained and its instance being deleted.
+	// The budgets do not count it, and it is MarkedForDeletion too.
+	InstanceTerminating bool `json:"instance_terminating"`
+	// ExpireAfter is the node's own NodeClaim's spec.expireAfter, copied from
+	// the pool's template when the node was launched: a duration or "Never".
+	// The node expires by it, not by the pool's current value; "" (not
+	// known) means the pool's (designs/nap.md §5).
+	ExpireAfter string `json:"expire_after"`
 }
 
 // Reason is a disruption reason that budgets can be scoped to.
@@ -184,11 +202,40 @@ func (b Budget) AppliesTo(r Reason) bool {
 	return false
 }
 
+// NodeOf is the node of the preview that a fleet's NAP node is, labelled as
+// Karpenter labels it on the cluster: with the pool's name
+// (karpenter.sh/nodepool, which is how a pool's nodes are found) and, once
+// initialized, karpenter.sh/initialized "true".
+func NodeOf(n fleet.NAPNode) Node {
+	labels := maps.Clone(n.Labels)
+	if n.NodePool != "" {
+		if labels == nil {
+			labels = map[string]string{}
+		}
+		labels[LabelNodePool] = n.NodePool
+	}
+	if !n.Uninitialized {
+		if labels == nil {
+			labels = map[string]string{}
+		}
+		labels[LabelInitialized] = "true"
+	}
+	return Node{Name: n.Name, NodePool: n.NodePool, Labels: labels, CreatedAt: n.CreatedAt, Ready: n.Ready,
+		MarkedForDeletion: n.MarkedForDeletion || n.InstanceTerminating, DoNotDisrupt: n.DoNotDisrupt,
+		Uninitialized: n.Uninitialized, InstanceTerminating: n.InstanceTerminating, ExpireAfter: n.ExpireAfter}
+}
+
 // CountNodes returns the total number of nodes and how many of them are
-// already disrupting (not Ready, or marked for deletion), as Karpenter counts
-// them before subtracting from the budget.
+// already disrupting (not Ready, or marked for deletion), as Karpenter's
+// BuildDisruptionBudgetMapping counts them before subtracting from the
+// budget: a node not initialized yet, or whose instance is terminating, is
+// not counted at all — neither in the total the percentages apply to nor as
+// disrupting (designs/nap.md §4).
 func CountNodes(nodes []Node) (total, disrupting int) {
 	for _, n := range nodes {
+		if n.Uninitialized || n.InstanceTerminating {
+			continue
+		}
 		total++
 		if !n.Ready || n.MarkedForDeletion {
 			disrupting++

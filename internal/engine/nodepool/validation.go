@@ -422,6 +422,14 @@ func validateTaintValue(es *field.Errors, p field.Path, v *string) {
 	}
 }
 
+// ValidateExpireAfter checks an expireAfter value at p (RuleExpireAfter): a
+// NodeClaim's, say, which takes the same values as the pool's template.
+func ValidateExpireAfter(p field.Path, v string) field.Errors {
+	var es field.Errors
+	validateExpireAfter(&es, p, &v)
+	return es
+}
+
 // validateExpireAfter enforces RuleExpireAfter.
 func validateExpireAfter(es *field.Errors, p field.Path, v *string) {
 	if v != nil {

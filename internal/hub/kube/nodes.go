@@ -5,6 +5,7 @@ import (
 	"errors"
 	"maps"
 	"slices"
+	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -66,11 +67,14 @@ var fixtureNodeClassRef = nodeClassRef{Group: "karpenter.azure.com", Kind: "AKSN
 //   - DoNotDisrupt is the annotation karpenter.sh/do-not-disrupt: "true" on
 //     the node, or on the claim without a node, as StateNode.Annotations
 //     reads it: voluntary disruption skips the node, expiration does not.
-//
-// One Karpenter rule the model cannot carry: its budgets count only
-// initialized nodes (label karpenter.sh/initialized: "true"); a claim
-// without a node, or a node not initialized yet, is not counted at all,
-// where CountNodes counts it as a disrupting node.
+//   - Uninitialized is true without a node, or when the node does not carry
+//     the label karpenter.sh/initialized: "true" (StateNode.Initialized):
+//     the budgets do not count it.
+//   - InstanceTerminating is the claim's InstanceTerminating condition being
+//     True: the budgets do not count it either (BuildDisruptionBudgetMapping).
+//   - ExpireAfter is the claim's spec.expireAfter, which the expiration
+//     controller reads ("" when the claim has none, which an API server never
+//     stores: the CRD defaults it to 720h).
 //
 // A claim or node of another kind, a node that is not the claim's
 // status.nodeName, a field of the wrong type or a time that is not RFC 3339
@@ -85,13 +89,17 @@ func NodeFrom(claim *unstructured.Unstructured, node *unstructured.Unstructured)
 	if err != nil {
 		return nodepool.Node{}, err
 	}
+	terminating := conditionIs(c.Status.Conditions, conditionInstanceTerminating, ConditionStatusTrue)
 	n := nodepool.Node{
-		Name:              cmp.Or(c.Status.NodeName, c.Metadata.Name),
-		NodePool:          c.Metadata.Labels[nodepool.LabelNodePool],
-		Labels:            c.Metadata.Labels,
-		CreatedAt:         created,
-		MarkedForDeletion: c.Metadata.DeletionTimestamp != "" || conditionIs(c.Status.Conditions, conditionInstanceTerminating, ConditionStatusTrue),
-		DoNotDisrupt:      c.Metadata.Annotations[nodepool.AnnotationDoNotDisrupt] == "true",
+		Name:                cmp.Or(c.Status.NodeName, c.Metadata.Name),
+		NodePool:            c.Metadata.Labels[nodepool.LabelNodePool],
+		Labels:              c.Metadata.Labels,
+		CreatedAt:           created,
+		MarkedForDeletion:   c.Metadata.DeletionTimestamp != "" || terminating,
+		DoNotDisrupt:        c.Metadata.Annotations[nodepool.AnnotationDoNotDisrupt] == "true",
+		Uninitialized:       true,
+		InstanceTerminating: terminating,
+		ExpireAfter:         c.Spec.ExpireAfter,
 	}
 	if node == nil {
 		return n, nil
@@ -107,6 +115,7 @@ func NodeFrom(claim *unstructured.Unstructured, node *unstructured.Unstructured)
 	n.Labels = w.Metadata.Labels
 	n.DoNotDisrupt = w.Metadata.Annotations[nodepool.AnnotationDoNotDisrupt] == "true"
 	n.Ready = conditionIs(w.Status.Conditions, conditionNodeReady, ConditionStatusTrue)
+	n.Uninitialized = w.Metadata.Labels[nodepool.LabelInitialized] != "true"
 	n.MarkedForDeletion = n.MarkedForDeletion || w.Metadata.DeletionTimestamp != "" ||
 		slices.ContainsFunc(w.Spec.Taints, func(t taint) bool { return t.Key == DisruptedTaintKey && t.Effect == effectNoSchedule })
 	return n, nil
@@ -154,9 +163,11 @@ func PairNodes(claims, nodes []unstructured.Unstructured) ([]nodepool.Node, erro
 //   - The claim: the label karpenter.sh/nodepool n.NodePool (when set) over
 //     n.Labels; spec.nodeClassRef AKS's default AKSNodeClass and one
 //     requirement, karpenter.sh/nodepool In [n.NodePool] (none without a
-//     pool), as Karpenter launches it; metadata.creationTimestamp
-//     n.CreatedAt, to the second, when set.
-//   - The node: the labels n.Labels; the annotation karpenter.sh/do-not-disrupt
+//     pool), as Karpenter launches it; spec.expireAfter n.ExpireAfter when
+//     set; metadata.creationTimestamp n.CreatedAt, to the second, when set;
+//     the condition InstanceTerminating True when n.InstanceTerminating.
+//   - The node: the labels n.Labels, with karpenter.sh/initialized "true"
+//     unless n.Uninitialized (and without it then); the annotation karpenter.sh/do-not-disrupt
 //     "true" when n.DoNotDisrupt; the taint karpenter.sh/disrupted:NoSchedule
 //     when n.MarkedForDeletion; a Ready condition True or False.
 //
@@ -182,13 +193,28 @@ func NodeObjects(n nodepool.Node) (claim, node *unstructured.Unstructured) {
 	if !n.CreatedAt.IsZero() {
 		claimMeta.CreationTimestamp = timestamp(n.CreatedAt)
 	}
-	spec := nodeClaimSpec{NodeClassRef: fixtureNodeClassRef, Requirements: []requirement{}}
+	spec := nodeClaimSpec{NodeClassRef: fixtureNodeClassRef, Requirements: []requirement{}, ExpireAfter: n.ExpireAfter}
 	if n.NodePool != "" {
 		spec.Requirements = []requirement{{Key: nodepool.LabelNodePool, Operator: "In", Values: []string{n.NodePool}}}
 	}
-	claim = newObject(NodeClaimGVK, claimMeta, spec, nodeClaimStatus{NodeName: n.Name})
+	status := nodeClaimStatus{NodeName: n.Name}
+	if n.InstanceTerminating {
+		// The CRD requires a condition's lastTransitionTime.
+		status.Conditions = []nodeCondition{{Type: conditionInstanceTerminating, Status: ConditionStatusTrue,
+			LastTransitionTime: timestamp(cmp.Or(n.CreatedAt, time.Unix(0, 0)))}}
+	}
+	claim = newObject(NodeClaimGVK, claimMeta, spec, status)
 
-	nodeMeta := objectMeta{Name: n.Name, Labels: n.Labels}
+	nodeLabels := maps.Clone(n.Labels)
+	if n.Uninitialized {
+		delete(nodeLabels, nodepool.LabelInitialized)
+	} else {
+		if nodeLabels == nil {
+			nodeLabels = map[string]string{}
+		}
+		nodeLabels[nodepool.LabelInitialized] = "true"
+	}
+	nodeMeta := objectMeta{Name: n.Name, Labels: nodeLabels}
 	if n.DoNotDisrupt {
 		nodeMeta.Annotations = map[string]string{nodepool.AnnotationDoNotDisrupt: "true"}
 	}
@@ -213,6 +239,7 @@ type nodeClaimObject = wireObject[nodeClaimSpec, nodeClaimStatus]
 type nodeClaimSpec struct {
 	NodeClassRef nodeClassRef  `json:"nodeClassRef"`
 	Requirements []requirement `json:"requirements"`
+	ExpireAfter  string        `json:"expireAfter,omitzero"`
 }
 
 type nodeClaimStatus struct {
@@ -232,6 +259,7 @@ type nodeStatus struct {
 
 // nodeCondition is the part of a Node's or NodeClaim's condition read here.
 type nodeCondition struct {
-	Type   string `json:"type"`
-	Status string `json:"status"`
+	Type               string `json:"type"`
+	Status             string `json:"status"`
+	LastTransitionTime string `json:"lastTransitionTime,omitzero"`
 }

@@ -2,6 +2,7 @@ package kube
 
 import (
 	"errors"
+	"maps"
 	"reflect"
 	"testing"
 	"time"
@@ -24,8 +25,24 @@ func napNode(name string, edit func(*nodepool.Node)) nodepool.Node {
 	return n
 }
 
+// initializedAs is n with the label karpenter.sh/initialized as NodeObjects
+// writes it on the node: "true" unless n is not initialized.
+func initializedAs(n nodepool.Node) nodepool.Node {
+	n.Labels = maps.Clone(n.Labels)
+	if n.Uninitialized {
+		delete(n.Labels, nodepool.LabelInitialized)
+		return n
+	}
+	if n.Labels == nil {
+		n.Labels = map[string]string{}
+	}
+	n.Labels[nodepool.LabelInitialized] = "true"
+	return n
+}
+
 // TestNodeObjectsRoundTrip: NodeFrom reads back the node NodeObjects
-// writes, whatever its state.
+// writes, whatever its state (its labels with karpenter.sh/initialized as
+// the node carries it).
 func TestNodeObjectsRoundTrip(t *testing.T) {
 	for name, n := range map[string]nodepool.Node{
 		"ready":                    napNode("aks-default-1", nil),
@@ -39,6 +56,12 @@ func TestNodeObjectsRoundTrip(t *testing.T) {
 		"no pool":                  napNode("aks-x", func(n *nodepool.Node) { n.NodePool = "" }),
 		"no pool, no labels":       {Name: "aks-x", CreatedAt: nodeCreated},
 		"no creation time (fixed)": napNode("aks-default-1", func(n *nodepool.Node) { n.CreatedAt = time.Time{} }),
+		"not initialized":          napNode("aks-default-1", func(n *nodepool.Node) { n.Uninitialized = true }),
+		"instance terminating": napNode("aks-default-1", func(n *nodepool.Node) {
+			n.InstanceTerminating, n.MarkedForDeletion = true, true
+		}),
+		"its own expireAfter": napNode("aks-default-1", func(n *nodepool.Node) { n.ExpireAfter = "336h" }),
+		"never expires":       napNode("aks-default-1", func(n *nodepool.Node) { n.ExpireAfter = nodepool.Never }),
 	} {
 		t.Run(name, func(t *testing.T) {
 			claim, node := NodeObjects(n)
@@ -47,8 +70,8 @@ func TestNodeObjectsRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !reflect.DeepEqual(got, n) {
-				t.Errorf("round trip:\n got %#v\nwant %#v", got, n)
+			if want := initializedAs(n); !reflect.DeepEqual(got, want) {
+				t.Errorf("round trip:\n got %#v\nwant %#v", got, want)
 			}
 		})
 	}
@@ -62,7 +85,7 @@ func TestNodeObjectsFieldNames(t *testing.T) {
 	wantClaim := `{"apiVersion":"karpenter.sh/v1","kind":"NodeClaim","metadata":{"creationTimestamp":"2024-03-01T08:00:00Z","labels":{"a":"b","karpenter.sh/nodepool":"default"},"name":"aks-default-1"},` +
 		`"spec":{"nodeClassRef":{"group":"karpenter.azure.com","kind":"AKSNodeClass","name":"default"},"requirements":[{"key":"karpenter.sh/nodepool","operator":"In","values":["default"]}]},` +
 		`"status":{"nodeName":"aks-default-1"}}`
-	wantNode := `{"apiVersion":"v1","kind":"Node","metadata":{"annotations":{"karpenter.sh/do-not-disrupt":"true"},"labels":{"a":"b"},"name":"aks-default-1"},` +
+	wantNode := `{"apiVersion":"v1","kind":"Node","metadata":{"annotations":{"karpenter.sh/do-not-disrupt":"true"},"labels":{"a":"b","karpenter.sh/initialized":"true"},"name":"aks-default-1"},` +
 		`"spec":{"taints":[{"effect":"NoSchedule","key":"karpenter.sh/disrupted"}]},"status":{"conditions":[{"status":"True","type":"Ready"}]}}`
 	if got := canonical(t, claim); got != wantClaim {
 		t.Errorf("claim:\n got %s\nwant %s", got, wantClaim)
@@ -87,10 +110,11 @@ const (
 func TestNodeFrom(t *testing.T) {
 	created := time.Date(2024, 3, 1, 8, 0, 0, 0, time.UTC)
 	// What claimJSON and nodeJSON make, and claimJSON alone.
-	withNode := nodepool.Node{Name: "aks-default-x7k2p", NodePool: "default", CreatedAt: created, Ready: true,
+	withNode := nodepool.Node{Name: "aks-default-x7k2p", NodePool: "default", CreatedAt: created, Ready: true, ExpireAfter: "720h",
 		Labels: map[string]string{"karpenter.sh/nodepool": "default", "karpenter.sh/initialized": "true", "kubernetes.io/hostname": "aks-default-x7k2p"}}
-	claimOnly := nodepool.Node{Name: "aks-default-x7k2p", NodePool: "default", CreatedAt: created, DoNotDisrupt: true,
-		Labels: map[string]string{"karpenter.sh/nodepool": "default", "karpenter.sh/capacity-type": "spot"}}
+	// Without its Node, a claim is not initialized (StateNode.Initialized).
+	claimOnly := nodepool.Node{Name: "aks-default-x7k2p", NodePool: "default", CreatedAt: created, DoNotDisrupt: true, ExpireAfter: "720h",
+		Uninitialized: true, Labels: map[string]string{"karpenter.sh/nodepool": "default", "karpenter.sh/capacity-type": "spot"}}
 	for _, c := range []struct {
 		name        string
 		claim, node func(o map[string]any)
@@ -109,7 +133,16 @@ func TestNodeFrom(t *testing.T) {
 			claim: func(o map[string]any) {
 				set(o, []any{map[string]any{"type": "InstanceTerminating", "status": "True"}}, "status", "conditions")
 			},
-			want: func(n *nodepool.Node) { n.MarkedForDeletion = true }},
+			want: func(n *nodepool.Node) { n.MarkedForDeletion, n.InstanceTerminating = true, true }},
+		{name: "the node registered, not initialized yet",
+			node: func(o map[string]any) { set(o, nil, "metadata", "labels", "karpenter.sh/initialized") },
+			want: func(n *nodepool.Node) { n.Uninitialized = true; delete(n.Labels, "karpenter.sh/initialized") }},
+		{name: "initialized other than true",
+			node: func(o map[string]any) { set(o, "True", "metadata", "labels", "karpenter.sh/initialized") },
+			want: func(n *nodepool.Node) { n.Uninitialized = true; n.Labels["karpenter.sh/initialized"] = "True" }},
+		{name: "the claim's own expireAfter",
+			claim: func(o map[string]any) { set(o, "Never", "spec", "expireAfter") },
+			want:  func(n *nodepool.Node) { n.ExpireAfter = "Never" }},
 		{name: "the node deleted",
 			node: func(o map[string]any) { set(o, "2024-03-02T00:00:00Z", "metadata", "deletionTimestamp") },
 			want: func(n *nodepool.Node) { n.MarkedForDeletion = true }},
@@ -135,7 +168,9 @@ func TestNodeFrom(t *testing.T) {
 				set(o, nil, "metadata", "annotations")
 				set(o, nil, "metadata", "creationTimestamp")
 			},
-			want: func(n *nodepool.Node) { *n = nodepool.Node{Name: "aks-default-x7k2p"} }},
+			want: func(n *nodepool.Node) {
+				*n = nodepool.Node{Name: "aks-default-x7k2p", Uninitialized: true, ExpireAfter: "720h"}
+			}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			claim, node := claimAndNode(t, c.claim, c.node)
@@ -143,6 +178,7 @@ func TestNodeFrom(t *testing.T) {
 			if c.noNode {
 				node, want = nil, claimOnly
 			}
+			want.Labels = maps.Clone(want.Labels)
 			if c.want != nil {
 				c.want(&want)
 			}
@@ -220,8 +256,8 @@ func TestPairNodes(t *testing.T) {
 	bad.Object["metadata"].(map[string]any)["creationTimestamp"] = "now"
 
 	got, err := PairNodes([]unstructured.Unstructured{*c3, *c1, *c2}, []unstructured.Unstructured{*stray, *n1, *n3})
-	want := []nodepool.Node{napNode("aks-default-a", func(n *nodepool.Node) { n.Ready = false }), napNode("aks-default-b", nil),
-		napNode("aks-default-c", func(n *nodepool.Node) { n.MarkedForDeletion = true })}
+	want := []nodepool.Node{napNode("aks-default-a", func(n *nodepool.Node) { n.Ready, n.Uninitialized = false, true }), // no node: not initialized
+		initializedAs(napNode("aks-default-b", nil)), initializedAs(napNode("aks-default-c", func(n *nodepool.Node) { n.MarkedForDeletion = true }))}
 	want[0].Labels = map[string]string{"karpenter.sh/capacity-type": "on-demand", "topology.kubernetes.io/zone": "eastus-1", nodepool.LabelNodePool: "default"} // the claim's
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("got %#v %v\nwant %#v", got, err, want)

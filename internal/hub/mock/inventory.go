@@ -2,6 +2,7 @@ package mock
 
 import (
 	"bytes"
+	"cmp"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -21,6 +22,7 @@ import (
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
+	"github.com/fleetform/terraform-provider-aks/internal/engine/nodepool"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
 )
 
@@ -168,6 +170,13 @@ type rawNAPNode struct {
 	Ready             optBool           `yaml:"ready"`
 	MarkedForDeletion bool              `yaml:"marked_for_deletion"`
 	DoNotDisrupt      bool              `yaml:"do_not_disrupt"`
+	// Initialized is false for a node Karpenter has not initialized yet
+	// (default true); InstanceTerminating for one whose instance is being
+	// deleted; ExpireAfter is its claim's own expireAfter (default 720h, as
+	// the NodeClaim CRD defaults it).
+	Initialized         optBool `yaml:"initialized"`
+	InstanceTerminating bool    `yaml:"instance_terminating"`
+	ExpireAfter         string  `yaml:"expire_after"`
 }
 
 // optBool is a boolean that may be left out. It is a small integer rather
@@ -663,9 +672,15 @@ func (rc *rawCluster) toCluster(index int, regions map[string]bool, now, epoch t
 		if n.Name == "" || n.NodePool == "" {
 			errs = append(errs, field.Errorf(np(), "", "a NAP node needs a name and a nodepool"))
 		}
+		if n.ExpireAfter != "" {
+			errs = append(errs, nodepool.ValidateExpireAfter(np().Child("expire_after"), n.ExpireAfter)...)
+		}
 		c.NAPNodes = append(c.NAPNodes, fleet.NAPNode{
 			Name: n.Name, NodePool: n.NodePool, Labels: n.Labels, CreatedAt: created,
 			Ready: n.Ready.or(true), MarkedForDeletion: n.MarkedForDeletion, DoNotDisrupt: n.DoNotDisrupt,
+			Uninitialized: !n.Initialized.or(true), InstanceTerminating: n.InstanceTerminating,
+			// A NodeClaim always has one: the CRD defaults it to 720h.
+			ExpireAfter: cmp.Or(n.ExpireAfter, nodepool.DefaultExpireAfter),
 		})
 	}
 	return c, errs

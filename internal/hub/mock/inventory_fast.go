@@ -864,6 +864,9 @@ var (
 		optBoolField("ready", func(n *rawNAPNode) *optBool { return &n.Ready }),
 		boolField("marked_for_deletion", func(n *rawNAPNode) *bool { return &n.MarkedForDeletion }),
 		boolField("do_not_disrupt", func(n *rawNAPNode) *bool { return &n.DoNotDisrupt }),
+		optBoolField("initialized", func(n *rawNAPNode) *optBool { return &n.Initialized }),
+		boolField("instance_terminating", func(n *rawNAPNode) *bool { return &n.InstanceTerminating }),
+		strField("expire_after", func(n *rawNAPNode) *string { return &n.ExpireAfter }),
 	}
 	fastCluster = []fastField[rawCluster]{
 		strField("name", func(c *rawCluster) *string { return &c.Name }),

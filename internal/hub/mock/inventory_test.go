@@ -68,6 +68,8 @@ clusters:
 			`fleet.yaml:9: clusters[0].maintenance_window.duration_hours: must be between 4 and 24, got 2`},
 		{"wrong type", "  - name: a\n    region: eastus\n    node_pools: [{ name: p, node_count: many }]\n", "fleet.yaml:6: cannot unmarshal !!str `many` into int"},
 		{"bad heartbeat", "  - name: a\n    region: eastus\n    agent: { heartbeat_age: yesterday }\n", `fleet.yaml:6: clusters[0].agent.heartbeat_age: "yesterday" is not a duration`},
+		{"bad node expire_after", "  - name: a\n    region: eastus\n    nap_nodes:\n      - { name: n, nodepool: p, age: 2h, expire_after: 30d }\n",
+			`fleet.yaml:7: clusters[0].nap_nodes[0].expire_after: "30d" is not a valid duration`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -107,8 +109,8 @@ clusters:
 	if !a.Agent.LastHeartbeat.Equal(testNow.Add(-10*time.Minute)) || !a.Agent.HealthSince.Equal(testNow.Add(-time.Minute)) || a.Agent.Healthy != fleet.ConditionFalse {
 		t.Fatalf("a agent: %+v", a.Agent)
 	}
-	if !a.NAPNodes[0].CreatedAt.Equal(testNow.Add(-2*time.Hour)) || !a.NAPNodes[0].Ready {
-		t.Fatalf("nap node: %+v", a.NAPNodes[0])
+	if n := a.NAPNodes[0]; !n.CreatedAt.Equal(testNow.Add(-2*time.Hour)) || !n.Ready || n.Uninitialized || n.InstanceTerminating || n.ExpireAfter != "720h" {
+		t.Fatalf("nap node (ready, initialized, the CRD's expireAfter): %+v", n)
 	}
 	if got := fleet.CheckEligibility(&b, testNow); got.Reason != "not eligible: member agent has not joined" {
 		t.Fatalf("b: %+v", got)

@@ -3,7 +3,6 @@ package mock
 import (
 	"context"
 	"fmt"
-	"maps"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/nodepool"
@@ -72,17 +71,9 @@ func (h *Hub) member(ctx context.Context, name string) (*fleet.Cluster, error) {
 func nodePoolStatus(c *fleet.Cluster, pool string) hub.NodePoolStatus {
 	var s hub.NodePoolStatus
 	for _, n := range c.NAPNodes {
-		if n.NodePool != pool {
-			continue
+		if n.NodePool == pool {
+			s.Nodes = append(s.Nodes, nodepool.NodeOf(n))
 		}
-		// Karpenter labels every node of a pool with it, as the cluster's Nodes show.
-		labels := maps.Clone(n.Labels)
-		if labels == nil {
-			labels = map[string]string{}
-		}
-		labels[nodepool.LabelNodePool] = n.NodePool
-		s.Nodes = append(s.Nodes, nodepool.Node{Name: n.Name, NodePool: n.NodePool, Labels: labels, CreatedAt: n.CreatedAt,
-			Ready: n.Ready, MarkedForDeletion: n.MarkedForDeletion, DoNotDisrupt: n.DoNotDisrupt})
 	}
 	s.Total, s.Disrupting = nodepool.CountNodes(s.Nodes)
 	return s

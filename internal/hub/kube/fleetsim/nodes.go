@@ -3,7 +3,6 @@ package fleetsim
 import (
 	"context"
 	"fmt"
-	"maps"
 	"slices"
 	"time"
 
@@ -37,7 +36,7 @@ func syncNodes(ctx context.Context, c *kubetest.Cluster, napNodes []fleet.NAPNod
 		return fmt.Errorf("fleetsim: cluster %s: listing Nodes: %w", c.Name, err)
 	}
 	for _, n := range napNodes {
-		if err := syncNode(ctx, c, previewNode(n), curClaims[n.Name], curNodes[n.Name]); err != nil {
+		if err := syncNode(ctx, c, nodepool.NodeOf(n), curClaims[n.Name], curNodes[n.Name]); err != nil {
 			return fmt.Errorf("fleetsim: cluster %s: node %s: %w", c.Name, n.Name, err)
 		}
 		delete(curClaims, n.Name)
@@ -53,21 +52,6 @@ func syncNodes(ctx context.Context, c *kubetest.Cluster, napNodes []fleet.NAPNod
 		}
 	}
 	return nil
-}
-
-// previewNode is a NAP node as the mock hub previews it (its
-// nodePoolStatus): Karpenter labels every node of a pool with the pool's
-// name, which is how the azure hub finds a pool's Nodes.
-func previewNode(n fleet.NAPNode) nodepool.Node {
-	labels := maps.Clone(n.Labels)
-	if n.NodePool != "" {
-		if labels == nil {
-			labels = map[string]string{}
-		}
-		labels[nodepool.LabelNodePool] = n.NodePool
-	}
-	return nodepool.Node{Name: n.Name, NodePool: n.NodePool, Labels: labels, CreatedAt: n.CreatedAt,
-		Ready: n.Ready, MarkedForDeletion: n.MarkedForDeletion, DoNotDisrupt: n.DoNotDisrupt}
 }
 
 // syncNode writes the claim and the node of n over the current ones (nil:
