@@ -168,6 +168,10 @@ type PlacementStatus struct {
 	// on the cluster's binding): placement.RecordedScores reads them back for
 	// the next cycle, whose scale-in ranks by them.
 	Decisions []placement.Decision
+	// Scheduled are the selected clusters whose bindings are not bound yet
+	// (Fleet's Scheduled state; placement.BindingStates), sorted: the next
+	// scale-in removes them first.
+	Scheduled []string
 	// Requested is how many clusters the policy asks for: numberOfClusters for
 	// PickN, the number of cluster names for PickFixed, -1 for PickAll.
 	Requested int

@@ -68,6 +68,7 @@ func previewPlacement(ctx context.Context, h hub.Hub, spec placement.Spec, t pla
 			// picked: scale-in ranks by them (designs/placement.md §7).
 			pv.change, pv.held, pv.prev = true, cur.Status.Selected, cur.Spec
 			opts.Recorded = placement.RecordedScores(cur.Status.Decisions)
+			opts.Scheduled = cur.Status.Scheduled
 			opts.Prev = &cur.Spec
 		}
 	}

@@ -400,24 +400,7 @@ clusters:
   - { name: b, region: r, labels: { zone: y } }
 `)
 	provider := providerConfig(t, file)
-	cfg := func(n int) string {
-		return provider + `
-resource "aks_fleet_placement" "test" {
-  name               = "app"
-  resource_selectors {
-    version = "v1"
-    kind = "Namespace"
-    name = "web"
-  }
-  policy {
-    placement_type              = "PickN"
-    number_of_clusters          = ` + strconv.Itoa(n) + `
-    topology_spread_constraints {
-      topology_key = "zone"
-    }
-  }
-}`
-	}
+	cfg := func(n int) string { return provider + zoneSpreadPlacement(n, "") }
 	obj := placementObj("app")
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviders,
@@ -439,4 +422,62 @@ resource "aks_fleet_placement" "test" {
 			},
 		},
 	})
+}
+
+// Issue 24, finding 7: a scale-in removes the clusters whose bindings Fleet
+// has not bound yet before any bound one, whatever the scores recorded
+// (framework.go downscale: Scheduled bindings first, then
+// sortByClusterScoreAndName over the bound ones). PickN 2 spread over three
+// zones picks c (−1), then b (0); with strategy External a scale-out to 3
+// adds a with +1, and nothing binds it. Scaling in to 2 then removes a,
+// although c's recorded −1 is the lowest: ranked by recorded score alone, c
+// would go.
+func TestAccPlacement_scaleInRemovesUnboundBindingsFirst(t *testing.T) {
+	file := writeFleet(t, `
+regions: [{ name: r }]
+clusters:
+  - { name: a, region: r, labels: { zone: x } }
+  - { name: b, region: r, labels: { zone: y } }
+  - { name: c, region: r, labels: { zone: z } }
+`)
+	provider := providerConfig(t, file)
+	cfg := func(n int, strategy string) string { return provider + zoneSpreadPlacement(n, strategy) }
+	external := "  strategy {\n    type = \"External\"\n  }\n"
+	obj := placementObj("app")
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviders,
+		Steps: []resource.TestStep{
+			{Config: cfg(2, "") + heldData("test", plAddr), ConfigStateChecks: []statecheck.StateCheck{expectHeld("test", "b", "c")}},
+			{Config: cfg(3, external) + heldData("test", plAddr), ConfigStateChecks: []statecheck.StateCheck{expectHeld("test", "a", "b", "c")}},
+			{
+				Config: cfg(2, external) + heldData("test", plAddr),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					expectPreview(obj, "2 of 2 clusters selected, 0 added, 1 released (-a)", "- a released: "+placement.ReasonScaledInUnbound),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{expectHeld("test", "b", "c")},
+			},
+		},
+	})
+}
+
+// zoneSpreadPlacement is the placement "app" of PickN n spread over the
+// label zone, with strategy (a strategy block, or "" for the default).
+func zoneSpreadPlacement(n int, strategy string) string {
+	return `
+resource "aks_fleet_placement" "test" {
+  name               = "app"
+  resource_selectors {
+    version = "v1"
+    kind = "Namespace"
+    name = "web"
+  }
+  policy {
+    placement_type              = "PickN"
+    number_of_clusters          = ` + strconv.Itoa(n) + `
+    topology_spread_constraints {
+      topology_key = "zone"
+    }
+  }
+` + strategy + `
+}`
 }

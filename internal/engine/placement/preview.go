@@ -53,7 +53,7 @@ func Preview(r Result, limit int) PlanPreview {
 			scored = append(scored, d)
 			p.LeftOutCounts[ReasonNotScoredEnough]++
 			continue
-		case d.Reason == ReasonNotEvaluated || d.Reason == ReasonScaledIn:
+		case d.Reason == ReasonNotEvaluated || d.Reason == ReasonScaledIn || d.Reason == ReasonScaledInUnbound:
 		case d.Reason == ReasonNotInFixedList:
 			unlisted = append(unlisted, d)
 		default:

@@ -1,6 +1,7 @@
 package placement
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -43,4 +44,27 @@ func resolveIntOrPercent(v string, n int) int {
 		return 0
 	}
 	return i
+}
+
+// BindingStates returns the selected clusters of r whose bindings Fleet has
+// not bound after the cycle (state Scheduled), sorted; the others are Bound
+// (designs/placement.md §7). The scheduler creates a binding Scheduled; with
+// a RollingUpdate strategy Fleet's rollout controller binds it at once — a
+// binding that adds a cluster waits on no other, and the surge allowed is
+// resolved against the new count, so every new binding fits — while with
+// External nothing binds until an external rollout does. So with External a
+// cluster newly selected is Scheduled and a cluster held keeps its state
+// (scheduledBefore: those held Scheduled); with RollingUpdate none is.
+func BindingStates(spec Spec, held, scheduledBefore []string, r Result) []string {
+	out := []string{}
+	if WithDefaults(spec).Strategy.Type != ExternalStrategy {
+		return out
+	}
+	for _, c := range r.Selected {
+		if !slices.Contains(held, c) || slices.Contains(scheduledBefore, c) {
+			out = append(out, c)
+		}
+	}
+	slices.Sort(out)
+	return out
 }

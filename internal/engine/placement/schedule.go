@@ -57,12 +57,13 @@ func scheduleKey(pol Policy, held []string, now time.Time, opts ScheduleOptions)
 		prev = &opts.Prev.Policy
 	}
 	b, err := json.Marshal(struct {
-		Policy   Policy
-		Held     []string
-		Now      int64
-		Prev     *Policy
-		Recorded map[string]Score
-	}{pol, held, now.UnixNano(), prev, opts.Recorded})
+		Policy    Policy
+		Held      []string
+		Now       int64
+		Prev      *Policy
+		Recorded  map[string]Score
+		Scheduled []string
+	}{pol, held, now.UnixNano(), prev, opts.Recorded, opts.Scheduled})
 	return "placement.Schedule " + string(b), err
 }
 
@@ -78,7 +79,7 @@ func (r Result) clone() Result {
 }
 
 func schedule(s Spec, f *fleet.Fleet, held []string, now time.Time, opts ScheduleOptions) (Result, error) {
-	c := &cycle{policy: s.Policy, now: now, fleet: f, clusters: sortedClusters(f), recorded: opts.Recorded}
+	c := &cycle{policy: s.Policy, now: now, fleet: f, clusters: sortedClusters(f), recorded: opts.Recorded, scheduled: opts.Scheduled}
 	changed := policyChanged(opts.Prev, s)
 	heldMask := c.heldMask(held)
 
@@ -109,6 +110,7 @@ type cycle struct {
 	fleet       *fleet.Fleet
 	clusters    []*fleet.Cluster // sorted by name: a larger index is a larger name
 	recorded    map[string]Score
+	scheduled   []string // held clusters whose bindings are not bound yet
 	required    []requiredTerm
 	preferred   []preferredTerm
 	constraints []*constraint

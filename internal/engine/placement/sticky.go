@@ -2,6 +2,7 @@ package placement
 
 import (
 	"reflect"
+	"slices"
 	"sort"
 )
 
@@ -81,33 +82,53 @@ func semanticEqual(a, b reflect.Value) bool {
 
 // downscale is PickN when no scheduling is needed (designs/placement.md §7): the
 // policy unchanged holds at least n clusters, or n is 0. Fleet then runs no
-// plugin. It removes the clusters held beyond n, the lowest recorded score
-// first (ties: the smaller name first; a cluster without a recorded score
-// before any with one), as Fleet's downscale sorts bound bindings
-// (sortByClusterScoreAndName); after a policy change with n = 0 it removes
-// every obsolete one. Fleet's status then lists the selected clusters only:
-// the others are not evaluated.
+// plugin. It removes the clusters held beyond n as Fleet's downscale trims
+// bindings: the ones not bound yet (Scheduled) first — all of them when
+// there are no more than the clusters to remove, else the lowest recorded
+// scores among them — and then, among the bound ones, the lowest recorded
+// score first (ties: the smaller name first; a cluster without a recorded
+// score before any with one: sortByClusterScoreAndName); after a policy
+// change with n = 0 it removes every obsolete one. Fleet's status then lists
+// the selected clusters only: the others are not evaluated.
 func (c *cycle) downscale(n int, held, kept []bool) Result {
-	var order []int
+	var scheduled, bound []int
 	for i, k := range kept {
-		if k {
-			order = append(order, i)
+		switch {
+		case !k:
+		case slices.Contains(c.scheduled, c.clusters[i].Name):
+			scheduled = append(scheduled, i)
+		default:
+			bound = append(bound, i)
 		}
 	}
-	sort.SliceStable(order, func(x, y int) bool { // removal order
-		a, b := order[x], order[y]
-		sa, oka := c.recordedScore(a)
-		sb, okb := c.recordedScore(b)
-		switch {
-		case oka != okb:
-			return !oka
-		case sa != sb:
-			return sa.less(sb)
-		}
-		return a < b
-	})
+	byRecordedScore := func(order []int) { // removal order
+		sort.SliceStable(order, func(x, y int) bool {
+			a, b := order[x], order[y]
+			sa, oka := c.recordedScore(a)
+			sb, okb := c.recordedScore(b)
+			switch {
+			case oka != okb:
+				return !oka
+			case sa != sb:
+				return sa.less(sb)
+			}
+			return a < b
+		})
+	}
+	count := len(scheduled) + len(bound) - n
+	var order []int
+	switch {
+	case count < len(scheduled):
+		byRecordedScore(scheduled)
+		order = scheduled
+	case count == len(scheduled):
+		order = scheduled
+	default:
+		byRecordedScore(bound)
+		order = append(scheduled, bound...)
+	}
 	removed := make([]bool, len(c.clusters))
-	for _, i := range order[:len(order)-n] {
+	for _, i := range order[:count] {
 		removed[i] = true
 	}
 	cat := make([]uint8, len(c.clusters))
@@ -122,6 +143,9 @@ func (c *cycle) downscale(n int, held, kept []bool) Result {
 		if held[i] { // kept, scaled in, or obsolete after a policy change
 			s, _ := c.recordedScore(i)
 			d.AffinityScore, d.TopologySpreadScore, d.Reason = s.Affinity, s.TopologySpread, ReasonScaledIn
+			if slices.Contains(scheduled, i) && removed[i] {
+				d.Reason = ReasonScaledInUnbound
+			}
 			if cat[i] == catSelected {
 				d.Selected, d.Reason = true, ReasonPicked
 			}

@@ -209,3 +209,50 @@ func TestStickyBonusOnlyForFirstGreedyPick(t *testing.T) {
 		t.Fatalf("without constraints (one batch) selected %v, want a and b", r.Selected)
 	}
 }
+
+// TestScaleInRemovesScheduledBindingsFirst: Fleet's downscale
+// (pkg/scheduler/framework/framework.go) trims the bindings the rollout has
+// not bound (Scheduled) before any bound one: when fewer are to go than are
+// Scheduled, the lowest recorded scores among those (sortByClusterScoreAndName);
+// when as many, all of them whatever their scores; when more, all of them and
+// then the bound ones with the lowest recorded scores.
+func TestScaleInRemovesScheduledBindingsFirst(t *testing.T) {
+	f := newFleet(cluster("a"), cluster("b"), cluster("c"), cluster("d"))
+	held := []string{"a", "b", "c", "d"}
+	rec := map[string]Score{"a": {Affinity: 5}, "b": {Affinity: 10}, "c": {Affinity: 20}, "d": {Affinity: 40}}
+	old := spec(pickN(4))
+	for _, c := range []struct {
+		name      string
+		n         int
+		scheduled []string
+		want      []string
+	}{
+		{"all bound: the lowest scores go", 2, nil, []string{"c", "d"}},
+		{"fewer to go than scheduled: the lowest scheduled", 3, []string{"c", "d"}, []string{"a", "b", "d"}},
+		{"as many as scheduled: all of them, whatever their scores", 2, []string{"c", "d"}, []string{"a", "b"}},
+		{"more than scheduled: all of them, then the lowest bound", 1, []string{"d"}, []string{"c"}},
+		{"every one scheduled: by score", 1, held, []string{"d"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := mustSchedule(t, spec(pickN(c.n)), f, held, ScheduleOptions{Prev: &old, Recorded: rec, Scheduled: c.scheduled})
+			if !slices.Equal(r.Selected, c.want) {
+				t.Errorf("selected %v, want %v", r.Selected, c.want)
+			}
+		})
+	}
+}
+
+// TestBindingStates: a binding the scheduler creates is Scheduled; Fleet's
+// rollout controller binds it at once with RollingUpdate and never with
+// External, where a cluster held keeps its binding's state.
+func TestBindingStates(t *testing.T) {
+	r := Result{Selected: []string{"a", "b", "c"}}
+	ext := spec(pickN(3))
+	ext.Strategy = Strategy{Type: ExternalStrategy}
+	if got := BindingStates(ext, []string{"a", "b"}, []string{"b"}, r); !slices.Equal(got, []string{"b", "c"}) {
+		t.Errorf("External: %v, want b (held scheduled) and c (new)", got)
+	}
+	if got := BindingStates(spec(pickN(3)), []string{"a", "b"}, []string{"b"}, r); len(got) != 0 {
+		t.Errorf("RollingUpdate: %v, want none", got)
+	}
+}

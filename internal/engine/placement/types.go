@@ -78,6 +78,9 @@ const (
 	ReasonNotEvaluated = "not evaluated: number_of_clusters is already met"
 	// ReasonScaledIn: removed on scale-in, the lowest score recorded when picked first.
 	ReasonScaledIn = "removed by scale-in: lowest score recorded when picked"
+	// ReasonScaledInUnbound: removed on scale-in before every bound cluster,
+	// its binding not bound yet (Fleet trims Scheduled bindings first).
+	ReasonScaledInUnbound = "removed by scale-in: not bound yet (unbound bindings go first)"
 	// ReasonKeptCycleFails: a held cluster while every scheduling cycle fails
 	// (Result.Failure): Fleet changes no binding.
 	ReasonKeptCycleFails = "kept: every scheduling cycle fails, so Fleet leaves the existing binding in place"
@@ -286,4 +289,8 @@ type ScheduleOptions struct {
 	// first. A held cluster without a recorded score ranks as Fleet ranks a
 	// binding without one: before every cluster that has one.
 	Recorded map[string]Score
+	// Scheduled are the held clusters whose binding Fleet has not bound yet
+	// (its state Scheduled, not Bound: BindingStates); scale-in removes them
+	// before every bound one (designs/placement.md §7).
+	Scheduled []string
 }

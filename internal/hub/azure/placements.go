@@ -122,7 +122,8 @@ func poll(ctx context.Context, timeout time.Duration, done func(first bool) (boo
 
 // placementFrom reads a placement and its scheduling as Fleet keeps it: the
 // spec and conditions on the ClusterResourcePlacement, the clusters held
-// with the score each was picked with on its ClusterResourceBindings, and
+// with the score each was picked with and whether it is bound yet on its
+// ClusterResourceBindings, and
 // the latest scheduling cycle's decisions (with the clusters left out and
 // why) on its latest ClusterSchedulingPolicySnapshot.
 func placementFrom(ctx context.Context, kc *kubeCluster, obj *unstructured.Unstructured) (*hub.Placement, error) {
@@ -161,8 +162,12 @@ func placementFrom(ctx context.Context, kc *kubeCluster, obj *unstructured.Unstr
 			recorded[d.ClusterName] = d
 			p.Status.Selected = append(p.Status.Selected, d.ClusterName)
 		}
+		if state == kube.BindingStateScheduled { // not bound yet: the next scale-in removes it first
+			p.Status.Scheduled = append(p.Status.Scheduled, d.ClusterName)
+		}
 	}
 	slices.Sort(p.Status.Selected)
+	slices.Sort(p.Status.Scheduled)
 
 	latest := labels.Set{kube.ParentPlacementLabel: name, kube.IsLatestSnapshotLabel: "true"}
 	snapshots, err := listAll(ctx, kc, kube.PolicySnapshotGVR, latest)

@@ -56,3 +56,66 @@ func testPlacementRecordedScores(t *testing.T, h hub.Hub) {
 		t.Fatalf("delete: %v", err)
 	}
 }
+
+// testPlacementBindingStates checks that a hub keeps, as Fleet's bindings
+// do, which selected clusters are not bound yet (placement.BindingStates)
+// and scales in by it (designs/placement.md §7): with an External strategy
+// nothing binds, so the clusters a scale-out adds stay Scheduled, and a
+// scale-in removes them before any bound one — whatever their recorded
+// scores — as Fleet's downscale trims Scheduled bindings first; a
+// RollingUpdate strategy binds every one.
+func testPlacementBindingStates(t *testing.T, h hub.Hub) {
+	ctx := context.Background()
+	f := fleetOf(t, h)
+	if len(f.Clusters) < 3 {
+		t.Skipf("the fleet has %d members; the check needs 3", len(f.Clusters))
+	}
+	const name = "hubtest-binding-states"
+	spec := placementCases(f)[1].spec
+	spec.Name = name
+	two, three := 2, 3
+	spec.Policy.NumberOfClusters = &two
+	apply := func(p hub.Placement, pre hub.Precondition) *hub.Placement {
+		t.Helper()
+		out, err := h.ApplyPlacement(ctx, p, pre)
+		if err != nil {
+			t.Fatalf("apply: %v", err)
+		}
+		return out
+	}
+	p := apply(hub.Placement{Meta: hub.Meta{Name: name}, Spec: spec}, hub.Precondition{IfNoneMatch: true})
+	if len(p.Status.Selected) < 2 {
+		t.Skipf("the fleet has %d eligible members for the policy; the check needs 3", len(p.Status.Selected))
+	}
+	equal(t, "scheduled under RollingUpdate", names(p.Status.Scheduled), []string(nil))
+	bound := p.Status.Selected
+
+	spec.Strategy = placement.Strategy{Type: placement.ExternalStrategy}
+	spec.Policy.NumberOfClusters = &three
+	p = apply(hub.Placement{Meta: hub.Meta{Name: name}, Spec: spec}, hub.Precondition{IfMatch: p.ETag})
+	added := slices.DeleteFunc(slices.Clone(p.Status.Selected), func(c string) bool { return slices.Contains(bound, c) })
+	if len(added) != 1 {
+		t.Skipf("the scale-out added %v; the check needs one cluster", added)
+	}
+	equal(t, "scheduled after an External scale-out", names(p.Status.Scheduled), added)
+
+	spec.Policy.NumberOfClusters = &two
+	p = apply(hub.Placement{Meta: hub.Meta{Name: name}, Spec: spec}, hub.Precondition{IfMatch: p.ETag})
+	equal(t, "the clusters kept on scale-in (the Scheduled one removed first)", p.Status.Selected, bound)
+	equal(t, "scheduled after the scale-in", names(p.Status.Scheduled), []string(nil))
+
+	spec.Strategy = placement.Strategy{}
+	p = apply(hub.Placement{Meta: hub.Meta{Name: name}, Spec: spec}, hub.Precondition{IfMatch: p.ETag})
+	equal(t, "scheduled under RollingUpdate again", names(p.Status.Scheduled), []string(nil))
+	if err := h.DeletePlacement(ctx, name, hub.Precondition{IfMatch: p.ETag}); err != nil {
+		t.Fatalf("delete: %v", err)
+	}
+}
+
+// names is a list of cluster names, nil when empty.
+func names(s []string) []string {
+	if len(s) == 0 {
+		return nil
+	}
+	return s
+}

@@ -124,6 +124,7 @@ func schedule(spec placement.Spec, old *placementRecord, f *fleet.Fleet, fp stri
 		prev.Policy = old.Status.Policy
 		opts.Prev = &prev
 		opts.Recorded = placement.RecordedScores(old.Status.Decisions)
+		opts.Scheduled = old.Status.Scheduled
 	}
 	res, err := placement.Schedule(spec, f, held, now, opts)
 	if err != nil {
@@ -140,6 +141,7 @@ func schedule(spec placement.Spec, old *placementRecord, f *fleet.Fleet, fp stri
 		ObservedFleet: fp,
 		Selected:      res.Selected,
 		Decisions:     placement.StoredDecisions(res.Decisions),
+		Scheduled:     placement.BindingStates(spec, held, opts.Scheduled, res),
 		Requested:     res.Requested,
 		Fulfilled:     res.Fulfilled,
 		Message:       res.UnfulfilledMessage,

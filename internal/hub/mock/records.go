@@ -54,11 +54,15 @@ type placementStatusRecord struct {
 	// ranks by them (placement.RecordedScores). A record written before the
 	// engine recorded scores holds the scores of the cycle that wrote it,
 	// which serve as recorded ones.
-	Decisions  []placement.Decision `json:"decisions"`
-	Requested  int                  `json:"requested"`
-	Fulfilled  bool                 `json:"fulfilled"`
-	Message    string               `json:"message"`
-	Conditions []conditionRecord    `json:"conditions"`
+	Decisions []placement.Decision `json:"decisions"`
+	// Scheduled are the selected clusters whose bindings are not bound yet
+	// (placement.BindingStates); absent in a record written before, whose
+	// bindings were all bound.
+	Scheduled  []string          `json:"scheduled,omitempty"`
+	Requested  int               `json:"requested"`
+	Fulfilled  bool              `json:"fulfilled"`
+	Message    string            `json:"message"`
+	Conditions []conditionRecord `json:"conditions"`
 	// Policy is the scheduling policy the decisions were made for: sticky
 	// re-scheduling compares the next policy against it.
 	Policy placement.Policy `json:"policy"`
@@ -150,7 +154,7 @@ func (rec Record) meta(name string) hub.Meta {
 func (r *placementRecord) object(m hub.Meta) *hub.Placement {
 	s := r.Status
 	out := &hub.Placement{Meta: m, Spec: r.Spec, Written: written(r.Spec), Status: hub.PlacementStatus{
-		ObservedGeneration: s.ObservedGeneration, Selected: s.Selected, Decisions: s.Decisions,
+		ObservedGeneration: s.ObservedGeneration, Selected: s.Selected, Decisions: s.Decisions, Scheduled: s.Scheduled,
 		Requested: s.Requested, Fulfilled: s.Fulfilled, Message: s.Message,
 	}}
 	for _, c := range s.Conditions {

@@ -255,16 +255,20 @@ func (sc *scheduler) schedule(ctx context.Context, obj *unstructured.Unstructure
 
 	// The clusters held, with the scores recorded on their bindings, and
 	// the policy they were scheduled with.
-	var held []string
+	var held, scheduledBefore []string
 	var heldDecisions []placement.Decision
 	for cluster, b := range bindings {
 		if b.state != kube.BindingStateUnscheduled {
 			held = append(held, cluster)
 			heldDecisions = append(heldDecisions, b.decision)
 		}
+		if b.state == kube.BindingStateScheduled {
+			scheduledBefore = append(scheduledBefore, cluster)
+		}
 	}
 	slices.Sort(held)
-	opts := placement.ScheduleOptions{Recorded: placement.RecordedScores(heldDecisions)}
+	slices.Sort(scheduledBefore)
+	opts := placement.ScheduleOptions{Recorded: placement.RecordedScores(heldDecisions), Scheduled: scheduledBefore}
 	var prevPolicy placement.Policy
 	if snapObj != nil {
 		snap, err := kube.PolicySnapshotFrom(snapObj)
@@ -291,7 +295,10 @@ func (sc *scheduler) schedule(ctx context.Context, obj *unstructured.Unstructure
 	}
 	decisions := placement.StoredDecisions(res.Decisions)
 
-	if err := sc.writeBindings(ctx, name, snapName, bindings, decisions); err != nil {
+	// Fleet's rollout controller binds what the strategy lets it
+	// (placement.BindingStates): the bindings it does not stay Scheduled.
+	scheduled := placement.BindingStates(spec, held, scheduledBefore, res)
+	if err := sc.writeBindings(ctx, name, snapName, bindings, decisions, scheduled); err != nil {
 		return err
 	}
 	if err := sc.writeSnapshot(ctx, snapshots, snapObj, kube.PolicySnapshotObject(snapName, name, policy, generation, res.Requested, decisions), fp); err != nil {
@@ -331,24 +338,24 @@ func (sc *scheduler) bindings(ctx context.Context, placementName string) (map[st
 // the binding whenever the engine kept the cluster (it scores a cluster
 // again only when it picks it anew, after a policy change, as the mock
 // records it then); the bindings of clusters no longer selected are deleted.
-func (sc *scheduler) writeBindings(ctx context.Context, placementName, snapName string, bindings map[string]heldBinding, decisions []placement.Decision) error {
+func (sc *scheduler) writeBindings(ctx context.Context, placementName, snapName string, bindings map[string]heldBinding, decisions []placement.Decision, scheduled []string) error {
 	client := sc.cluster.Dynamic.Resource(kube.BindingGVR)
 	for _, d := range decisions {
 		if !d.Selected {
 			continue
 		}
+		state := kube.BindingStateBound
+		if slices.Contains(scheduled, d.ClusterName) {
+			state = kube.BindingStateScheduled
+		}
 		b, ok := bindings[d.ClusterName]
 		delete(bindings, d.ClusterName)
 		if !ok {
-			obj := kube.BindingObject(kube.BindingName(placementName, d.ClusterName), placementName, d, kube.BindingStateScheduled, snapName)
+			obj := kube.BindingObject(kube.BindingName(placementName, d.ClusterName), placementName, d, state, snapName)
 			if _, err := client.Create(ctx, obj, metav1.CreateOptions{}); err != nil {
 				return fmt.Errorf("creating the binding of placement %s to %s: %w", placementName, d.ClusterName, err)
 			}
 			continue
-		}
-		state := b.state
-		if state == kube.BindingStateUnscheduled {
-			state = kube.BindingStateScheduled
 		}
 		want := kube.BindingObject(b.obj.GetName(), placementName, d, state, snapName)
 		upd := b.obj.DeepCopy()
