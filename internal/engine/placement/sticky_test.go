@@ -256,3 +256,44 @@ func TestBindingStates(t *testing.T) {
 		t.Errorf("RollingUpdate: %v, want none", got)
 	}
 }
+
+// TestScaleOutWithExistingBindings: a scale-out schedules only the shortfall
+// against the bindings the placement holds, as kubefleet's PickN cycle does
+// (pkg/scheduler/framework/framework.go runSchedulingCycleForPickNPlacementType):
+// the held clusters are neither scored nor listed (the same-placement
+// plugin's ClusterAlreadySelected), they keep the score recorded on their
+// binding's ClusterDecision, they count in the topology domains
+// (countByDomain: HasScheduledOrBoundBindingFor), and with a spread
+// constraint one cluster is picked per cycle (PostBatch limit 1), each with
+// the score of its own cycle.
+func TestScaleOutWithExistingBindings(t *testing.T) {
+	f := newFleet(cluster("a", lbl("zone", "x")), cluster("b", lbl("zone", "y")), cluster("c", lbl("zone", "z")), cluster("d", lbl("zone", "x")))
+	mk := func(n int) Spec {
+		p := pickN(n)
+		p.TopologySpreadConstraints = []TopologySpreadConstraint{spread("zone", DoNotSchedule, 1)}
+		return spec(p)
+	}
+	two := mustSchedule(t, mk(2), f, nil, ScheduleOptions{})
+	// All zones at 0: every cluster raises the skew (−1), d wins the tie;
+	// then y and z stay level (0) and c wins; a, in d's zone, would raise it.
+	if !slices.Equal(two.Selected, []string{"c", "d"}) {
+		t.Fatalf("PickN 2 selected %v, want c and d", two.Selected)
+	}
+	rec := RecordedScores(two.Decisions)
+	if rec["d"] != (Score{TopologySpread: -1}) || rec["c"] != (Score{}) {
+		t.Fatalf("recorded %v", rec)
+	}
+	old := mk(2)
+	four := mustSchedule(t, mk(4), f, two.Selected, ScheduleOptions{Prev: &old, Recorded: rec})
+	// Zones x 1 (d), y 0, z 1 (c): b lowers the skew (+1) and is picked; a
+	// would raise it to 2 (filtered in that cycle). Then every zone holds 1:
+	// a raises the skew to 1 (−1) and is picked in the next cycle.
+	if !slices.Equal(four.Selected, []string{"a", "b", "c", "d"}) || !four.Fulfilled {
+		t.Fatalf("selected %v (fulfilled %v), want all four", four.Selected, four.Fulfilled)
+	}
+	for name, want := range map[string]Score{"c": rec["c"], "d": rec["d"], "b": {TopologySpread: 1}, "a": {TopologySpread: -1}} {
+		if d := decisionOf(t, four, name); d.TopologySpreadScore != want.TopologySpread || d.AffinityScore != want.Affinity || !d.Selected {
+			t.Errorf("%s: %+v, want selected with %+v", name, d, want)
+		}
+	}
+}
