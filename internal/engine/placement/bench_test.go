@@ -108,3 +108,27 @@ func TestGeneratedFleetTopologyPick(t *testing.T) {
 		t.Fatalf("region skew %d over %d regions: %v", hi-lo, len(per), per)
 	}
 }
+
+// BenchmarkScaleIn5kHalfUnbound: PickAll-sized scale-in of a PickN holding
+// 5,000 clusters, half of them not bound yet, down to 1,000 (designs/placement.md §7).
+func BenchmarkScaleIn5kHalfUnbound(b *testing.B) {
+	f := generatedFleet(b, 5_000)
+	held := make([]string, len(f.Clusters))
+	recorded := map[string]placement.Score{}
+	var unbound []string
+	for i, c := range f.Clusters {
+		held[i] = c.Name
+		recorded[c.Name] = placement.Score{Affinity: i % 97}
+		if i%2 == 0 {
+			unbound = append(unbound, c.Name)
+		}
+	}
+	prev := pickN(5_000)
+	opts := placement.ScheduleOptions{Prev: &prev, Recorded: recorded, Scheduled: unbound}
+	b.ReportAllocs()
+	for b.Loop() {
+		if r, err := placement.Schedule(pickN(1_000), f, held, benchNow, opts); err != nil || len(r.Selected) != 1_000 {
+			b.Fatalf("err=%v selected=%d", err, len(r.Selected))
+		}
+	}
+}

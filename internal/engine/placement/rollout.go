@@ -60,8 +60,15 @@ func BindingStates(spec Spec, held, scheduledBefore []string, r Result) []string
 	if WithDefaults(spec).Strategy.Type != ExternalStrategy {
 		return out
 	}
+	bound := make(map[string]bool, len(held))
+	for _, c := range held {
+		bound[c] = true
+	}
+	for _, c := range scheduledBefore {
+		delete(bound, c)
+	}
 	for _, c := range r.Selected {
-		if !slices.Contains(held, c) || slices.Contains(scheduledBefore, c) {
+		if !bound[c] { // new, or held and not bound yet
 			out = append(out, c)
 		}
 	}

@@ -2,7 +2,6 @@ package placement
 
 import (
 	"reflect"
-	"slices"
 	"sort"
 )
 
@@ -91,11 +90,15 @@ func semanticEqual(a, b reflect.Value) bool {
 // change with n = 0 it removes every obsolete one. Fleet's status then lists
 // the selected clusters only: the others are not evaluated.
 func (c *cycle) downscale(n int, held, kept []bool) Result {
+	unbound := make(map[string]bool, len(c.scheduled))
+	for _, name := range c.scheduled {
+		unbound[name] = true
+	}
 	var scheduled, bound []int
 	for i, k := range kept {
 		switch {
 		case !k:
-		case slices.Contains(c.scheduled, c.clusters[i].Name):
+		case unbound[c.clusters[i].Name]:
 			scheduled = append(scheduled, i)
 		default:
 			bound = append(bound, i)
@@ -143,7 +146,7 @@ func (c *cycle) downscale(n int, held, kept []bool) Result {
 		if held[i] { // kept, scaled in, or obsolete after a policy change
 			s, _ := c.recordedScore(i)
 			d.AffinityScore, d.TopologySpreadScore, d.Reason = s.Affinity, s.TopologySpread, ReasonScaledIn
-			if slices.Contains(scheduled, i) && removed[i] {
+			if removed[i] && unbound[c.clusters[i].Name] {
 				d.Reason = ReasonScaledInUnbound
 			}
 			if cat[i] == catSelected {
