@@ -211,20 +211,22 @@ func (d *memberClustersDataSource) Schema(_ context.Context, _ datasource.Schema
 						"start": str("First date (YYYY-MM-DD)."), "end": str("Last date (YYYY-MM-DD)."),
 					}),
 				}),
-				"nap_nodes": list("Nodes created by Node Auto Provisioning.", map[string]schema.Attribute{
-					"name": str("Node name."), "nodepool": str("Karpenter NodePool that owns the node."),
-					"labels":              strMap("Node labels (instance type, capacity type, zone, …)."),
-					"created_at":          str("Creation time (RFC 3339)."),
-					"ready":               boolean("Whether the node is Ready."),
-					"marked_for_deletion": boolean("Whether the node is being deleted."),
-					"do_not_disrupt":      boolean("Whether the node carries `karpenter.sh/do-not-disrupt: \"true\"`."),
-					"initialized": boolean("Whether Karpenter has initialized the node (label `karpenter.sh/initialized: \"true\"`). " +
-						"Disruption budgets count only initialized nodes."),
-					"instance_terminating": boolean("Whether the node's instance is being deleted (its NodeClaim's `InstanceTerminating` " +
-						"condition). Disruption budgets do not count it."),
-					"expire_after": str("The node's own `expireAfter` (its NodeClaim's), copied from its pool when it was launched: " +
-						"the node expires this long after its creation, whatever the pool says now."),
-				}),
+				"nap_nodes": list("Nodes created by Node Auto Provisioning, as the mock hub's inventory describes them. The azure hub "+
+					"lists none here (it would read every member's NodeClaims): a pool's nodes show in `aks_nap_nodepool`'s preview and status.",
+					map[string]schema.Attribute{
+						"name": str("Node name."), "nodepool": str("Karpenter NodePool that owns the node."),
+						"labels":              strMap("Node labels (instance type, capacity type, zone, …)."),
+						"created_at":          str("Creation time (RFC 3339)."),
+						"ready":               boolean("Whether the node is Ready."),
+						"marked_for_deletion": boolean("Whether the node is being deleted."),
+						"do_not_disrupt":      boolean("Whether the node carries `karpenter.sh/do-not-disrupt: \"true\"`."),
+						"initialized": boolean("Whether Karpenter has initialized the node (label `karpenter.sh/initialized: \"true\"`). " +
+							"Disruption budgets count only initialized nodes."),
+						"instance_terminating": boolean("Whether the node's instance is being deleted (its NodeClaim's `InstanceTerminating` " +
+							"condition). Disruption budgets do not count it."),
+						"expire_after": str("The node's own `expireAfter` (its NodeClaim's), copied from its pool when it was launched: " +
+							"the node expires this long after its creation, whatever the pool says now."),
+					}),
 			}),
 		},
 		Blocks: map[string]schema.Block{

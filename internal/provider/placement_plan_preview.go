@@ -193,6 +193,9 @@ func (p placementPreview) report(limit int) preview {
 			why := "released"
 			if d, ok := byName[c]; ok && d.Reason != "" {
 				why = "released: " + d.Reason
+				if d.Reason == placement.ReasonScaledIn { // which score ranked it
+					why += fmt.Sprintf(" (affinity %d, topology spread %d)", d.AffinityScore, d.TopologySpreadScore)
+				}
 			}
 			first = append(first, [2]string{"- " + c, why})
 		}

@@ -64,6 +64,10 @@ type nodePoolPreviewDoc struct {
 	Nodes struct {
 		Total      int `json:"total"`
 		Disrupting int `json:"disrupting"`
+		// Not counted by the budgets: launched and not initialized yet,
+		// or their instance terminating.
+		Uninitialized int `json:"uninitialized"`
+		Terminating   int `json:"terminating"`
 	} `json:"nodes"`
 	AllowedNow  map[string]string `json:"allowed_now"`
 	NextAllowed map[string]string `json:"next_allowed"`
@@ -107,10 +111,12 @@ func (r *nodePoolResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 	attrs["reviewed_preview"] = reviewedPreviewAttr(reviewNodePool, "a budget now allows another number of disruptions than reviewed")
 	attrs["status"] = rschema.SingleNestedAttribute{Computed: true, MarkdownDescription: "The pool's live nodes, refreshed on every read.",
 		Attributes: map[string]rschema.Attribute{
-			"nodes":      rschema.Int64Attribute{Computed: true, MarkdownDescription: "Nodes in the pool."},
-			"ready":      rschema.Int64Attribute{Computed: true, MarkdownDescription: "Ready nodes."},
-			"disrupting": rschema.Int64Attribute{Computed: true, MarkdownDescription: "Nodes not Ready or being deleted."},
-			"node_names": rschema.ListAttribute{ElementType: types.StringType, Computed: true, MarkdownDescription: "Node names, sorted."},
+			"nodes": rschema.Int64Attribute{Computed: true, MarkdownDescription: "Nodes in the pool as the disruption budgets count them, " +
+				"as Karpenter does: initialized, their instance not terminating."},
+			"ready":      rschema.Int64Attribute{Computed: true, MarkdownDescription: "Of `nodes`, the Ready ones."},
+			"disrupting": rschema.Int64Attribute{Computed: true, MarkdownDescription: "Of `nodes`, the ones not Ready or being deleted."},
+			"node_names": rschema.ListAttribute{ElementType: types.StringType, Computed: true, MarkdownDescription: "The names of every node " +
+				"of the pool (also those not initialized yet or terminating), sorted."},
 		},
 	}
 	attrs, blocks := configBlocks(attrs)
@@ -282,6 +288,14 @@ func newNodePoolPreviewDoc(before *nodepool.NodePool, after nodepool.NodePool, n
 	d.Defaults.Budgets = describeBudgets(np.Disruption.Budgets)
 	total, disrupting := nodepool.CountNodes(nodes)
 	d.Nodes.Total, d.Nodes.Disrupting = total, disrupting
+	for _, n := range nodes {
+		switch {
+		case n.InstanceTerminating:
+			d.Nodes.Terminating++
+		case n.Uninitialized:
+			d.Nodes.Uninitialized++
+		}
+	}
 	d.AllowedNow = map[string]string{}
 	for r, a := range nodepool.AllowedDisruptionsByReason(np.Disruption.Budgets, total, disrupting, now) {
 		d.AllowedNow[string(r)] = a.String()
@@ -295,7 +309,7 @@ func newNodePoolPreviewDoc(before *nodepool.NodePool, after nodepool.NodePool, n
 	if before == nil {
 		return d
 	}
-	dr := nodepool.Drift(*before, after, nodes)
+	dr := nodepool.Drift(*before, after, nodepool.Replaceable(nodes)) // a node already going is not replaced
 	drift := &driftDoc{Drifted: dr.Drifted, Summary: dr.Summary, Nodes: map[string]string{}}
 	for _, n := range dr.Nodes {
 		if n.Drifted {
@@ -331,8 +345,19 @@ func (d nodePoolPreviewDoc) report(now time.Time) preview {
 		}
 		p.Headline += strings.Join(parts, "; ")
 	}
-	p.add("", fmt.Sprintf("%s, %d disrupting; expire_after %s, consolidation_policy %s", countNoun(d.Nodes.Total, "node"),
-		d.Nodes.Disrupting, d.Defaults.ExpireAfter, d.Defaults.ConsolidationPolicy))
+	var uncounted []string
+	if d.Nodes.Uninitialized > 0 {
+		uncounted = append(uncounted, fmt.Sprintf("%d not initialized", d.Nodes.Uninitialized))
+	}
+	if d.Nodes.Terminating > 0 {
+		uncounted = append(uncounted, fmt.Sprintf("%d terminating", d.Nodes.Terminating))
+	}
+	notCounted := ""
+	if len(uncounted) > 0 {
+		notCounted = " (besides " + strings.Join(uncounted, " and ") + ", which the budgets do not count)"
+	}
+	p.add("", fmt.Sprintf("%s, %d disrupting%s; expire_after %s, consolidation_policy %s", countNoun(d.Nodes.Total, "node"),
+		d.Nodes.Disrupting, notCounted, d.Defaults.ExpireAfter, d.Defaults.ConsolidationPolicy))
 	p.add("budgets", d.Defaults.Budgets...)
 	p.add("allowed now", reasonLines(d.AllowedNow)...)
 	p.add("next allowed", reasonLines(d.NextAllowed)...)
@@ -527,7 +552,7 @@ func (r *nodePoolResource) ImportState(ctx context.Context, req resource.ImportS
 func newNodePoolStatusDoc(s hub.NodePoolStatus) nodePoolStatusDoc {
 	d := nodePoolStatusDoc{Nodes: s.Total, Disrupting: s.Disrupting, NodeNames: []string{}}
 	for _, n := range s.Nodes {
-		if n.Ready {
+		if n.Ready && nodepool.Counted(n) {
 			d.Ready++
 		}
 		d.NodeNames = append(d.NodeNames, n.Name)

@@ -482,14 +482,27 @@ func TestAccNodePool_countsExpiresAndRefreshesAsKarpenterAndAKS(t *testing.T) {
 	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviders, Steps: []resource.TestStep{{
 		Config: cfg,
 		ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-			expectPreview(obj, "3 nodes; disruptions allowed now: 2", "3 nodes, 0 disrupting",
+			expectPreview(obj, "3 nodes; disruptions allowed now: 2",
+				"3 nodes, 0 disrupting (besides 1 not initialized and 1 terminating, which the budgets do not count)",
 				"Sun 2026-11-22 23:30 UTC · node image refresh (AKS): AKSUbuntu-2204gen2containerd-202608.25.0 turns 90 days old; "+
 					"2 nodes drift, replaced at the Drifted allowance even outside maintenance windows"),
 			expectSection(obj, "expiring within 7 days", "n1-e  2026-11-18T20:00:00Z (overdue)"),
 		}},
 		ConfigStateChecks: []statecheck.StateCheck{
 			statecheck.ExpectKnownValue("aks_nap_nodepool.test", attrPath("status", "nodes"), knownvalue.Int64Exact(3)),
+			statecheck.ExpectKnownValue("aks_nap_nodepool.test", attrPath("status", "ready"), knownvalue.Int64Exact(3)),
+			statecheck.ExpectKnownValue("aks_nap_nodepool.test", attrPath("status", "disrupting"), knownvalue.Int64Exact(0)),
+			statecheck.ExpectKnownValue("aks_nap_nodepool.test", attrPath("status", "node_names"), knownvalue.ListSizeExact(5)),
 		},
+	}, {
+		// A label change drifts the four nodes that are not going already
+		// (n1-d's instance is terminating), replaced two per pass.
+		Config: strings.Replace(cfg, `team = "web"`, `team = "api"`, 1),
+		ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+			expectSection(obj, "drift", "4 of 4 node(s) drift: template.labels changed (drifts every node)",
+				"4 drifted node(s): 2 per pass (budget #1), 2 pass(es), starting now",
+				"n1-a  template.labels", "n1-b  template.labels", "n1-c  template.labels", "n1-e  template.labels"),
+		}},
 	}}})
 }
 

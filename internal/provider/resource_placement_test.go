@@ -411,7 +411,7 @@ clusters:
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					// b goes, a is kept: its recorded score (+1) beats b's (−1).
 					expectPreview(obj, "1 of 1 cluster selected, 0 added, 1 released", "keeps 1 cluster it holds",
-						"- b released: "+placement.ReasonScaledIn),
+						"- b released: "+placement.ReasonScaledIn+" (affinity 0, topology spread -1)"),
 					// Fleet's status lists no left-out cluster on scale-in; the count says what happened.
 					expectPreview(obj, "left out per reason:", "1 "+placement.ReasonScaledIn),
 				}},

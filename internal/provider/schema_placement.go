@@ -52,8 +52,9 @@ func placementPolicyAttr() rschema.SingleNestedAttribute {
 			"cluster_names": rschema.ListAttribute{ElementType: types.StringType, Optional: true,
 				MarkdownDescription: "PickFixed: the member clusters to place on (at most 100 unique names; an empty list places nowhere)."},
 			"number_of_clusters": rschema.Int64Attribute{CustomType: wholeNumberType{}, Optional: true, MarkdownDescription: fmt.Sprintf("PickN: how many clusters to pick, "+
-				"0 (places nowhere) to %d. Raising it only adds clusters; lowering it removes the clusters with the lowest scores "+
-				"recorded when they were picked.", placement.MaxInt32)},
+				"0 (places nowhere) to %d. Raising it only adds clusters; lowering it removes first the clusters Fleet has not bound "+
+				"yet (with an `External` strategy, the ones a scale-out added), then the clusters with the lowest scores recorded when "+
+				"they were picked.", placement.MaxInt32)},
 			"affinity": rschema.SingleNestedAttribute{Optional: true, MarkdownDescription: "Cluster affinity.",
 				Attributes: map[string]rschema.Attribute{
 					"required": rschema.ListNestedAttribute{Optional: true,

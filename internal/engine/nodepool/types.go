@@ -233,7 +233,7 @@ func NodeOf(n fleet.NAPNode) Node {
 // disrupting (designs/nap.md §4).
 func CountNodes(nodes []Node) (total, disrupting int) {
 	for _, n := range nodes {
-		if n.Uninitialized || n.InstanceTerminating {
+		if !Counted(n) {
 			continue
 		}
 		total++
@@ -242,4 +242,21 @@ func CountNodes(nodes []Node) (total, disrupting int) {
 		}
 	}
 	return total, disrupting
+}
+
+// Counted reports whether the budgets count a node (CountNodes): it is
+// initialized and its instance is not terminating.
+func Counted(n Node) bool { return !n.Uninitialized && !n.InstanceTerminating }
+
+// Replaceable are the nodes a drift would still have Karpenter replace: not
+// those already being deleted (marked for deletion, or their instance
+// terminating).
+func Replaceable(nodes []Node) []Node {
+	var out []Node
+	for _, n := range nodes {
+		if !n.MarkedForDeletion && !n.InstanceTerminating {
+			out = append(out, n)
+		}
+	}
+	return out
 }
