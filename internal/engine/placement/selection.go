@@ -1,0 +1,274 @@
+package placement
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
+)
+
+// Resource selection: which hub-cluster objects a placement's resource
+// selectors select, as Fleet's placement controller resolves them
+// (designs/placement.md §9).
+
+// HubObject is an object on the hub cluster that a placement may select.
+type HubObject struct {
+	Group     string            `json:"group"`
+	Version   string            `json:"version"`
+	Kind      string            `json:"kind"`
+	Namespace string            `json:"namespace"` // "" for a cluster-scoped object
+	Name      string            `json:"name"`
+	Labels    map[string]string `json:"labels"`
+	// Deleting is true when the object has a deletionTimestamp.
+	Deleting bool `json:"deleting"`
+	// Owned is true when the object has ownerReferences.
+	Owned bool `json:"owned"`
+	// SecretType is a Secret's type ("" for other kinds).
+	SecretType string `json:"secret_type"`
+	// Envelope is true for a ConfigMap that carries other objects (the
+	// annotation kubernetes-fleet.io/envelope-configmap), listed as itself.
+	Envelope bool `json:"envelope"`
+	// Contents are the objects an envelope carries, for the preview.
+	Contents []ResourceID `json:"contents"`
+}
+
+// ID is the object's identifier as Fleet's selectedResources lists it.
+func (o HubObject) ID() ResourceID {
+	return ResourceID{Group: o.Group, Version: o.Version, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name}
+}
+
+// ResourceID identifies a selected resource.
+type ResourceID struct {
+	Group     string `json:"group"`
+	Version   string `json:"version"`
+	Kind      string `json:"kind"`
+	Namespace string `json:"namespace"`
+	Name      string `json:"name"`
+}
+
+// String is the resource as kubectl names it, e.g. "apps/v1 Deployment web/api"
+// or "v1 Namespace web".
+func (r ResourceID) String() string {
+	gv := r.Version
+	if r.Group != "" {
+		gv = r.Group + "/" + r.Version
+	}
+	name := r.Name
+	if r.Namespace != "" {
+		name = r.Namespace + "/" + r.Name
+	}
+	return gv + " " + r.Kind + " " + name
+}
+
+// APIResource is a kind the hub cluster serves: its group, version, kind
+// and scope.
+type APIResource struct {
+	Group      string `json:"group"`
+	Version    string `json:"version"`
+	Kind       string `json:"kind"`
+	Namespaced bool   `json:"namespaced"`
+}
+
+// HubResources are the hub cluster's kinds and objects that placements select.
+type HubResources struct {
+	// APIs are the kinds the hub serves, in the version it prefers for each group.
+	APIs []APIResource
+	// Objects are the objects of those kinds.
+	Objects []HubObject
+}
+
+// Selection is what a placement's resource selectors select.
+type Selection struct {
+	// Resources are the selected resources in the order Fleet's
+	// status.selectedResources lists them.
+	Resources []ResourceID
+	// PerSelector is how many resources each selector selected (for a
+	// Namespace, with the objects in it).
+	PerSelector []int
+	// Envelopes is how many of the resources are envelopes.
+	Envelopes int
+	// Error is why Fleet refuses the selectors (its condition
+	// ClusterResourcePlacementScheduled False with reason
+	// InvalidResourceSelectors); nil when it does not.
+	Error *field.Error
+}
+
+// Kinds Fleet never propagates (its default block list: the fleet's own
+// API groups, events, leases, metrics, pods and nodes).
+var disabledGroups = []string{"cluster.kubernetes-fleet.io", "placement.kubernetes-fleet.io", "events.k8s.io",
+	"coordination.k8s.io", "metrics.k8s.io", "networking.fleet.azure.com"}
+
+func disabled(group, kind string) bool {
+	return slices.Contains(disabledGroups, group) || group == "" && (kind == "Pod" || kind == "Node" || kind == "Event")
+}
+
+// propagates reports whether Fleet copies a selected object at all
+// (ShouldPropagateObj): not an object being deleted, the namespace's
+// kube-root-ca.crt ConfigMap, its default ServiceAccount, a service account
+// token, or an object another one owns (a Deployment's ReplicaSet, a
+// StatefulSet's ControllerRevision).
+func propagates(o HubObject) bool {
+	switch {
+	case o.Deleting:
+		return false
+	case o.Group == "" && o.Kind == "ConfigMap" && o.Name == "kube-root-ca.crt":
+		return false
+	case o.Group == "" && o.Kind == "ServiceAccount" && o.Name == "default":
+		return false
+	case o.Group == "" && o.Kind == "Secret" && o.SecretType == "kubernetes.io/service-account-token":
+		return false
+	case o.Group == "apps" && (o.Kind == "ReplicaSet" || o.Kind == "ControllerRevision") && o.Owned:
+		return false
+	case o.Group == "discovery.k8s.io" && o.Kind == "EndpointSlice" && o.Labels["endpointslice.kubernetes.io/managed-by"] != "":
+		return false
+	}
+	return true
+}
+
+// ReservedNamespace reports whether Fleet refuses to propagate a namespace:
+// one prefixed fleet- or kube-, or default.
+func ReservedNamespace(name string) bool {
+	return strings.HasPrefix(name, "fleet-") || strings.HasPrefix(name, "kube-") || name == "default"
+}
+
+// SelectResources resolves resource selectors on the hub's resources as
+// Fleet's placement controller does (designs/placement.md §9): each
+// selector on its own — by name, by label selector, or every object of its
+// kind — a Namespace with the objects in it, every result filtered by what
+// Fleet propagates, then all of them sorted in Fleet's order. A selector of
+// a kind the hub does not serve, or of a namespaced kind, a Namespace Fleet
+// reserves, or an object selected twice make Fleet refuse the selectors
+// (Selection.Error).
+func SelectResources(selectors []ResourceSelector, hub HubResources) Selection {
+	s := Selection{PerSelector: make([]int, len(selectors))}
+	seen := map[ResourceID]bool{}
+	for i, rs := range selectors {
+		p := field.Root("resource_selectors").Index(i)
+		api, ok := findAPI(hub.APIs, rs)
+		if !ok {
+			s.Error = &field.Error{Path: p.Child("kind"), Rule: fmt.Sprintf("the hub cluster serves no kind %q in version %q",
+				rs.Kind, groupVersion(rs.Group, rs.Version)), Fix: "Name a group, version and kind the hub cluster serves (kubectl api-resources)."}
+			return s
+		}
+		if api.Namespaced {
+			s.Error = &field.Error{Path: p.Child("kind"), Rule: fmt.Sprintf("%s is namespace-scoped: a cluster resource placement selects "+
+				"cluster-scoped resources only", rs.Kind), Fix: "Select the Namespace that holds the objects."}
+			return s
+		}
+		if disabled(rs.Group, rs.Kind) {
+			continue
+		}
+		var sel labels.Selector
+		if rs.LabelSelector != nil {
+			var err error
+			if sel, err = rs.LabelSelector.Compile(); err != nil {
+				s.Error = &field.Error{Path: p.Child("label_selector"), Rule: err.Error()}
+				return s
+			}
+		}
+		for _, o := range hub.Objects {
+			if o.Group != rs.Group || o.Version != rs.Version || o.Kind != rs.Kind || o.Namespace != "" {
+				continue
+			}
+			switch {
+			case rs.Name != "" && o.Name != rs.Name:
+				continue
+			case rs.Name == "" && sel != nil && !sel.Matches(labels.Set(o.Labels)):
+				continue
+			}
+			var picked []HubObject
+			switch {
+			case rs.Group == "" && rs.Kind == "Namespace":
+				if o.Deleting {
+					continue
+				}
+				if ReservedNamespace(o.Name) {
+					s.Error = &field.Error{Path: p, Rule: fmt.Sprintf("namespace %s is not allowed to propagate: Fleet reserves "+
+						"default and the namespaces prefixed kube- and fleet-", o.Name), Fix: "Select the namespace by name, or add a label selector that leaves it out."}
+					return s
+				}
+				picked = append(picked, o)
+				for _, n := range hub.Objects {
+					if n.Namespace == o.Name && !disabled(n.Group, n.Kind) && propagates(n) {
+						picked = append(picked, n)
+					}
+				}
+			case propagates(o):
+				picked = append(picked, o)
+			}
+			for _, n := range picked {
+				id := n.ID()
+				if seen[id] {
+					s.Error = &field.Error{Path: p, Rule: "selects " + id.String() + ", which another selector selects too",
+						Fix: "Select each resource once."}
+					return s
+				}
+				seen[id] = true
+				s.Resources = append(s.Resources, id)
+				s.PerSelector[i]++
+				if n.Envelope {
+					s.Envelopes++
+				}
+			}
+		}
+	}
+	slices.SortFunc(s.Resources, compareResources)
+	return s
+}
+
+// findAPI is the kind a selector names, matched exactly (case-sensitive).
+func findAPI(apis []APIResource, rs ResourceSelector) (APIResource, bool) {
+	i := slices.IndexFunc(apis, func(a APIResource) bool { return a.Group == rs.Group && a.Version == rs.Version && a.Kind == rs.Kind })
+	if i < 0 {
+		return APIResource{}, false
+	}
+	return apis[i], true
+}
+
+func groupVersion(group, version string) string {
+	if group == "" {
+		return version
+	}
+	return group + "/" + version
+}
+
+// applyOrder ranks kinds as Fleet sorts selected resources (by kind name
+// alone): the kinds others depend on first.
+var applyOrder = []string{"PriorityClass", "Namespace", "NetworkPolicy", "ResourceQuota", "LimitRange", "PodDisruptionBudget",
+	"ServiceAccount", "Secret", "ConfigMap", "StorageClass", "PersistentVolume", "PersistentVolumeClaim", "CustomResourceDefinition",
+	"ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding", "Service", "DaemonSet", "Pod", "ReplicationController", "ReplicaSet",
+	"Deployment", "HorizontalPodAutoscaler", "StatefulSet", "Job", "CronJob", "IngressClass", "Ingress", "APIService",
+	"MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"}
+
+// compareResources is Fleet's order of selected resources: a known kind by
+// its rank, then group/version, then namespace/name; kinds it does not rank
+// after, by "group/version, Kind=K", then namespace/name.
+func compareResources(a, b ResourceID) int {
+	ra, rb := slices.Index(applyOrder, a.Kind), slices.Index(applyOrder, b.Kind)
+	switch {
+	case ra >= 0 && rb >= 0:
+		if c := cmp.Compare(ra, rb); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(groupVersion(a.Group, a.Version), groupVersion(b.Group, b.Version)); c != 0 {
+			return c
+		}
+	case ra >= 0:
+		return -1
+	case rb >= 0:
+		return 1
+	default:
+		if c := cmp.Compare(gvkString(a), gvkString(b)); c != 0 {
+			return c
+		}
+	}
+	return cmp.Compare(a.Namespace+"/"+a.Name, b.Namespace+"/"+b.Name)
+}
+
+func gvkString(r ResourceID) string {
+	return groupVersion(r.Group, r.Version) + ", Kind=" + r.Kind
+}
