@@ -34,6 +34,9 @@ const (
 type Fleet struct {
 	Regions  []Region  // sorted by name
 	Clusters []Cluster // sorted by name, names unique
+	// Hub is what the hub cluster holds that placements select, when the
+	// hub reads it with the fleet (the mock hub, from its inventory).
+	Hub HubResources
 
 	derived *derived // set by Share: values computed once (derived.go)
 }

@@ -9,77 +9,15 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
+	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 )
 
 // Resource selection: which hub-cluster objects a placement's resource
 // selectors select, as Fleet's placement controller resolves them
 // (designs/placement.md §9).
 
-// HubObject is an object on the hub cluster that a placement may select.
-type HubObject struct {
-	Group     string            `json:"group"`
-	Version   string            `json:"version"`
-	Kind      string            `json:"kind"`
-	Namespace string            `json:"namespace"` // "" for a cluster-scoped object
-	Name      string            `json:"name"`
-	Labels    map[string]string `json:"labels"`
-	// Deleting is true when the object has a deletionTimestamp.
-	Deleting bool `json:"deleting"`
-	// Owned is true when the object has ownerReferences.
-	Owned bool `json:"owned"`
-	// SecretType is a Secret's type ("" for other kinds).
-	SecretType string `json:"secret_type"`
-	// Envelope is true for a ConfigMap that carries other objects (the
-	// annotation kubernetes-fleet.io/envelope-configmap), listed as itself.
-	Envelope bool `json:"envelope"`
-	// Contents are the objects an envelope carries, for the preview.
-	Contents []ResourceID `json:"contents"`
-}
-
-// ID is the object's identifier as Fleet's selectedResources lists it.
-func (o HubObject) ID() ResourceID {
-	return ResourceID{Group: o.Group, Version: o.Version, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name}
-}
-
 // ResourceID identifies a selected resource.
-type ResourceID struct {
-	Group     string `json:"group"`
-	Version   string `json:"version"`
-	Kind      string `json:"kind"`
-	Namespace string `json:"namespace"`
-	Name      string `json:"name"`
-}
-
-// String is the resource as kubectl names it, e.g. "apps/v1 Deployment web/api"
-// or "v1 Namespace web".
-func (r ResourceID) String() string {
-	gv := r.Version
-	if r.Group != "" {
-		gv = r.Group + "/" + r.Version
-	}
-	name := r.Name
-	if r.Namespace != "" {
-		name = r.Namespace + "/" + r.Name
-	}
-	return gv + " " + r.Kind + " " + name
-}
-
-// APIResource is a kind the hub cluster serves: its group, version, kind
-// and scope.
-type APIResource struct {
-	Group      string `json:"group"`
-	Version    string `json:"version"`
-	Kind       string `json:"kind"`
-	Namespaced bool   `json:"namespaced"`
-}
-
-// HubResources are the hub cluster's kinds and objects that placements select.
-type HubResources struct {
-	// APIs are the kinds the hub serves, in the version it prefers for each group.
-	APIs []APIResource
-	// Objects are the objects of those kinds.
-	Objects []HubObject
-}
+type ResourceID = fleet.ResourceID
 
 // Selection is what a placement's resource selectors select.
 type Selection struct {
@@ -111,7 +49,7 @@ func disabled(group, kind string) bool {
 // kube-root-ca.crt ConfigMap, its default ServiceAccount, a service account
 // token, or an object another one owns (a Deployment's ReplicaSet, a
 // StatefulSet's ControllerRevision).
-func propagates(o HubObject) bool {
+func propagates(o fleet.HubObject) bool {
 	switch {
 	case o.Deleting:
 		return false
@@ -143,7 +81,7 @@ func ReservedNamespace(name string) bool {
 // a kind the hub does not serve, or of a namespaced kind, a Namespace Fleet
 // reserves, or an object selected twice make Fleet refuse the selectors
 // (Selection.Error).
-func SelectResources(selectors []ResourceSelector, hub HubResources) Selection {
+func SelectResources(selectors []ResourceSelector, hub fleet.HubResources) Selection {
 	s := Selection{PerSelector: make([]int, len(selectors))}
 	seen := map[ResourceID]bool{}
 	for i, rs := range selectors {
@@ -180,7 +118,7 @@ func SelectResources(selectors []ResourceSelector, hub HubResources) Selection {
 			case rs.Name == "" && sel != nil && !sel.Matches(labels.Set(o.Labels)):
 				continue
 			}
-			var picked []HubObject
+			var picked []fleet.HubObject
 			switch {
 			case rs.Group == "" && rs.Kind == "Namespace":
 				if o.Deleting {
@@ -201,7 +139,7 @@ func SelectResources(selectors []ResourceSelector, hub HubResources) Selection {
 				picked = append(picked, o)
 			}
 			for _, n := range picked {
-				id := n.ID()
+				id := n.ResourceID
 				if seen[id] {
 					s.Error = &field.Error{Path: p, Rule: "selects " + id.String() + ", which another selector selects too",
 						Fix: "Select each resource once."}
@@ -221,10 +159,12 @@ func SelectResources(selectors []ResourceSelector, hub HubResources) Selection {
 }
 
 // findAPI is the kind a selector names, matched exactly (case-sensitive).
-func findAPI(apis []APIResource, rs ResourceSelector) (APIResource, bool) {
-	i := slices.IndexFunc(apis, func(a APIResource) bool { return a.Group == rs.Group && a.Version == rs.Version && a.Kind == rs.Kind })
+func findAPI(apis []fleet.APIResource, rs ResourceSelector) (fleet.APIResource, bool) {
+	i := slices.IndexFunc(apis, func(a fleet.APIResource) bool {
+		return a.Group == rs.Group && a.Version == rs.Version && a.Kind == rs.Kind
+	})
 	if i < 0 {
-		return APIResource{}, false
+		return fleet.APIResource{}, false
 	}
 	return apis[i], true
 }
@@ -254,7 +194,7 @@ func compareResources(a, b ResourceID) int {
 		if c := cmp.Compare(ra, rb); c != 0 {
 			return c
 		}
-		if c := cmp.Compare(groupVersion(a.Group, a.Version), groupVersion(b.Group, b.Version)); c != 0 {
+		if c := cmp.Compare(a.GroupVersion(), b.GroupVersion()); c != 0 {
 			return c
 		}
 	case ra >= 0:
@@ -270,5 +210,5 @@ func compareResources(a, b ResourceID) int {
 }
 
 func gvkString(r ResourceID) string {
-	return groupVersion(r.Group, r.Version) + ", Kind=" + r.Kind
+	return r.GroupVersion() + ", Kind=" + r.Kind
 }

@@ -4,49 +4,51 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 )
 
 // exampleHub: Namespaces web (app=web), kube-system and other; in web a
 // Deployment, its ReplicaSet (owned), a ConfigMap, an Opaque Secret, a
 // service account token, kube-root-ca.crt, the default ServiceAccount, a
 // Pod and an Event; a ClusterRole labelled app=web and one not.
-func exampleHub() HubResources {
-	ns := func(name string, l map[string]string) HubObject {
-		return HubObject{Version: "v1", Kind: "Namespace", Name: name, Labels: l}
+func exampleHub() fleet.HubResources {
+	ns := func(name string, l map[string]string) fleet.HubObject {
+		return fleet.HubObject{ResourceID: ResourceID{Version: "v1", Kind: "Namespace", Name: name}, Labels: l}
 	}
-	in := func(group, kind, name string, edit ...func(*HubObject)) HubObject {
-		o := HubObject{Group: group, Version: "v1", Kind: kind, Namespace: "web", Name: name}
+	in := func(group, kind, name string, edit ...func(*fleet.HubObject)) fleet.HubObject {
+		o := fleet.HubObject{ResourceID: ResourceID{Group: group, Version: "v1", Kind: kind, Namespace: "web", Name: name}}
 		for _, e := range edit {
 			e(&o)
 		}
 		return o
 	}
-	return HubResources{
-		APIs: []APIResource{
+	return fleet.HubResources{
+		APIs: []fleet.APIResource{
 			{Version: "v1", Kind: "Namespace"}, {Version: "v1", Kind: "ConfigMap", Namespaced: true},
 			{Version: "v1", Kind: "Secret", Namespaced: true}, {Version: "v1", Kind: "Pod", Namespaced: true},
 			{Group: "apps", Version: "v1", Kind: "Deployment", Namespaced: true},
 			{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRole"},
 			{Group: "example.com", Version: "v1", Kind: "Widget"},
 		},
-		Objects: []HubObject{
+		Objects: []fleet.HubObject{
 			ns("web", map[string]string{"app": "web"}), ns("kube-system", nil), ns("other", map[string]string{"app": "other"}),
 			in("apps", "Deployment", "api"),
-			in("apps", "ReplicaSet", "api-7d9f", func(o *HubObject) { o.Owned = true }),
+			in("apps", "ReplicaSet", "api-7d9f", func(o *fleet.HubObject) { o.Owned = true }),
 			in("", "ConfigMap", "settings"),
-			in("", "ConfigMap", "bundle", func(o *HubObject) {
+			in("", "ConfigMap", "bundle", func(o *fleet.HubObject) {
 				o.Envelope, o.Contents = true, []ResourceID{{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "ValidatingWebhookConfiguration", Name: "guard"}}
 			}),
-			in("", "Secret", "creds", func(o *HubObject) { o.SecretType = "Opaque" }),
-			in("", "Secret", "sa-token", func(o *HubObject) { o.SecretType = "kubernetes.io/service-account-token" }),
+			in("", "Secret", "creds", func(o *fleet.HubObject) { o.SecretType = "Opaque" }),
+			in("", "Secret", "sa-token", func(o *fleet.HubObject) { o.SecretType = "kubernetes.io/service-account-token" }),
 			in("", "ConfigMap", "kube-root-ca.crt"),
 			in("", "ServiceAccount", "default"),
 			in("", "Pod", "api-7d9f-x2"),
 			in("", "Event", "api.17a"),
-			in("", "ConfigMap", "leaving", func(o *HubObject) { o.Deleting = true }),
-			{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRole", Name: "web-reader", Labels: map[string]string{"app": "web"}},
-			{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRole", Name: "admin"},
-			{Group: "example.com", Version: "v1", Kind: "Widget", Name: "w"},
+			in("", "ConfigMap", "leaving", func(o *fleet.HubObject) { o.Deleting = true }),
+			{ResourceID: ResourceID{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRole", Name: "web-reader"}, Labels: map[string]string{"app": "web"}},
+			{ResourceID: ResourceID{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRole", Name: "admin"}},
+			{ResourceID: ResourceID{Group: "example.com", Version: "v1", Kind: "Widget", Name: "w"}},
 		},
 	}
 }
