@@ -24,14 +24,15 @@ type Options struct {
 }
 
 var (
-	regionNames = []string{"eastus", "westeurope", "southeastasia", "westus2", "northeurope", "japaneast", "australiaeast", "brazilsouth", "centralindia", "uksouth"}
-	envs        = []string{"prod", "staging", "dev"}
-	tiers       = []string{"gold", "silver", "bronze"}
-	days        = []string{"monday", "tuesday", "wednesday", "thursday"}
-	groups      = []string{"canary", "wave-1", "wave-2", "wave-3"}
-	versions    = []string{"1.30.14", "1.31.10", "1.32.6", "1.33.2"}
-	weekdays    = []string{"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"}
-	skus        = []string{"Standard_D4s_v5", "Standard_D8s_v5", "Standard_E8s_v5", "Standard_F16s_v2"}
+	regionNames   = []string{"eastus", "westeurope", "southeastasia", "westus2", "northeurope", "japaneast", "australiaeast", "brazilsouth", "centralindia", "uksouth"}
+	envs          = []string{"prod", "staging", "dev"}
+	tiers         = []string{"gold", "silver", "bronze"}
+	days          = []string{"monday", "tuesday", "wednesday", "thursday"}
+	groups        = []string{"canary", "wave-1", "wave-2", "wave-3"}
+	versions      = []string{"1.30.14", "1.31.10", "1.32.6", "1.33.2"}
+	weekdays      = []string{"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"}
+	hubNamespaces = []string{"web", "api", "batch"}
+	skus          = []string{"Standard_D4s_v5", "Standard_D8s_v5", "Standard_E8s_v5", "Standard_F16s_v2"}
 )
 
 // Generate returns an inventory document.
@@ -83,6 +84,13 @@ func Generate(o Options) []byte {
 				fmt.Fprintf(&b, "      - { name: nap-%05d-%03d, nodepool: default, age: %dh, labels: { node.kubernetes.io/instance-type: %s } }\n", i, n, r.IntN(800), skus[r.IntN(len(skus))])
 			}
 		}
+	}
+	// The hub cluster: the namespaces placements usually select, a
+	// Deployment and a Service in each.
+	b.WriteString("hub_cluster:\n  namespaces:\n")
+	for _, ns := range hubNamespaces {
+		fmt.Fprintf(&b, "    - name: %s\n      labels: { app: %s }\n      objects:\n", ns, ns)
+		fmt.Fprintf(&b, "        - { group: apps, kind: Deployment, name: %s }\n        - { kind: Service, name: %s }\n", ns, ns)
 	}
 	return b.Bytes()
 }

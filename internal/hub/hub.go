@@ -68,7 +68,17 @@ type Placements interface {
 	// makes its decisions, which the returned status reports.
 	ApplyPlacement(ctx context.Context, p Placement, pre Precondition) (*Placement, error)
 	DeletePlacement(ctx context.Context, name string, pre Precondition) error
+	// HubResources returns what the hub cluster holds that selectors may
+	// select (designs/placement.md §9): the kinds it serves, each group in
+	// its preferred version, and the objects of the cluster-scoped kinds
+	// the selectors name — a Namespace with every object in it. More than
+	// MaxHubObjects objects is an error.
+	HubResources(ctx context.Context, selectors []placement.ResourceSelector) (fleet.HubResources, error)
 }
+
+// MaxHubObjects bounds the hub-cluster objects HubResources reads for one
+// placement's selectors.
+const MaxHubObjects = 10_000
 
 // UpdateStrategies is the fleets/updateStrategies API.
 type UpdateStrategies interface {

@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
+	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/update"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
 )
@@ -85,6 +86,10 @@ func (l loggedHub) ApplyPlacement(ctx context.Context, p hub.Placement, pre hub.
 
 func (l loggedHub) DeletePlacement(ctx context.Context, name string, pre hub.Precondition) error {
 	return logErr(ctx, "DeletePlacement", "placement/"+name, &pre, func() error { return l.next.DeletePlacement(ctx, name, pre) })
+}
+
+func (l loggedHub) HubResources(ctx context.Context, selectors []placement.ResourceSelector) (fleet.HubResources, error) {
+	return logCall(ctx, "HubResources", "hubCluster", nil, func() (fleet.HubResources, error) { return l.next.HubResources(ctx, selectors) })
 }
 
 func (l loggedHub) GetUpdateStrategy(ctx context.Context, name string) (*hub.UpdateStrategy, error) {

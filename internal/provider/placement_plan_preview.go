@@ -36,6 +36,10 @@ type placementPreview struct {
 	prev     placement.Spec
 	at       time.Time
 	warnings []field.Warning
+	// selection is what the resource selectors select on the hub cluster;
+	// nil when the hub could not say at plan (unknownSelection says why).
+	selection        *placement.Selection
+	unknownSelection string
 }
 
 // placementTarget says what a preview is of: the placement the hub holds
@@ -78,6 +82,18 @@ func previewPlacement(ctx context.Context, h hub.Hub, spec placement.Spec, t pla
 		return placementPreview{}, false
 	}
 	pv.warnings = placement.Warnings(spec, f, pv.result, pv.at)
+	res, err := h.HubResources(ctx, spec.ResourceSelectors)
+	if err != nil {
+		pv.unknownSelection = err.Error()
+		return pv, true
+	}
+	sel := placement.SelectResources(spec.ResourceSelectors, res)
+	if sel.Error != nil {
+		reportErrors(diags, "Resource selectors Fleet refuses", field.Errors{*sel.Error}, nil)
+		return placementPreview{}, false
+	}
+	pv.selection = &sel
+	pv.warnings = append(pv.warnings, placement.SelectionWarnings(spec.ResourceSelectors, sel)...)
 	return pv, true
 }
 
@@ -248,8 +264,56 @@ func (p placementPreview) report(limit int) preview {
 		}
 		out.add("left out per reason", counts...)
 	}
+	if lines := p.resourceLines(limit); len(lines) == 1 && len(lines[0]) <= maxResourceLine {
+		out.add("", p.resourcesTitle()+": "+lines[0]) // a few resources: one line
+	} else {
+		out.add(p.resourcesTitle(), lines...)
+	}
 	out.add("rollout", rolloutLine(placement.ResolveRollout(p.spec.Strategy, len(p.result.Selected))))
 	return out
+}
+
+// maxResourceLine bounds the resources a preview writes on one line.
+const maxResourceLine = 160
+
+// resourcesTitle is the title of the resources' section: how many the
+// selectors select, and how many of them are envelopes.
+func (p placementPreview) resourcesTitle() string {
+	if p.selection == nil {
+		return "resources"
+	}
+	t := fmt.Sprintf("resources (%d selected", len(p.selection.Resources))
+	if p.selection.Envelopes > 0 {
+		t += fmt.Sprintf(", %d envelope(s)", p.selection.Envelopes)
+	}
+	return t + ")"
+}
+
+// resourceLines list the selected resources in Fleet's order, an
+// envelope with the objects it carries, at most limit lines.
+func (p placementPreview) resourceLines(limit int) []string {
+	if p.selection == nil {
+		return []string{"unknown at plan: " + p.unknownSelection}
+	}
+	if len(p.selection.Resources) == 0 {
+		return []string{"none: the selectors select nothing on the hub cluster"}
+	}
+	var lines []string
+	for _, r := range p.selection.Resources {
+		line := r.String()
+		if c := p.selection.Contents[r]; len(c) > 0 {
+			var carried []string
+			for _, x := range c {
+				carried = append(carried, x.String())
+			}
+			line += " (envelope of " + strings.Join(carried, ", ") + ")"
+		}
+		lines = append(lines, line)
+	}
+	if one := strings.Join(lines, "; "); len(one) <= maxResourceLine {
+		return []string{one}
+	}
+	return bounded(lines, limit, "")
 }
 
 // maxKeptListed bounds the clusters a change's preview names as kept.

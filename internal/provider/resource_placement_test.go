@@ -481,3 +481,75 @@ resource "aks_fleet_placement" "test" {
 ` + strategy + `
 }`
 }
+
+// Issue 25, Deliver 2: the plan shows which hub-cluster resources a
+// placement selects, as Fleet resolves its selectors (designs/placement.md
+// §9) — a Namespace with the objects in it, an envelope with what it
+// carries, a ClusterRole by label, in Fleet's order; a selector that
+// selects nothing is a warning naming it; selectors Fleet refuses are an
+// error at plan.
+func TestAccPlacement_previewsTheResourcesItSelects(t *testing.T) {
+	provider := providerConfig(t, "")
+	cfg := func(selectors string) string {
+		return provider + `
+resource "aks_fleet_placement" "test" {
+  name = "web"
+` + selectors + `
+  policy {
+    placement_type = "PickFixed"
+    cluster_names  = ["aks-east-prod-01"]
+  }
+}`
+	}
+	web := `
+  resource_selectors {
+    version = "v1"
+    kind    = "Namespace"
+    name    = "web"
+  }
+  resource_selectors {
+    group   = "rbac.authorization.k8s.io"
+    version = "v1"
+    kind    = "ClusterRole"
+    label_selector {
+      match_labels = { app = "web" }
+    }
+  }`
+	obj := placementObj("web")
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviders,
+		Steps: []resource.TestStep{
+			{
+				Config: cfg(web),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					expectSection(obj, "resources (8 selected, 1 envelope(s))", "v1 Namespace web", "v1 ServiceAccount web/web",
+						"v1 Secret web/web-tls",
+						"v1 ConfigMap web/web-policies (envelope of admissionregistration.k8s.io/v1 ValidatingWebhookConfiguration web-guard)",
+						"v1 ConfigMap web/web-settings", "rbac.authorization.k8s.io/v1 ClusterRole web-reader", "v1 Service web/web",
+						"apps/v1 Deployment web/web"),
+				}},
+			},
+			{
+				Config: cfg(web + `
+  resource_selectors {
+    version = "v1"
+    kind    = "Namespace"
+    name    = "nope"
+  }`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					expectWarning("resource_selectors[2]: selects nothing on the hub cluster (no v1 Namespace named nope)"),
+				}},
+			},
+			{
+				Config:      cfg("  resource_selectors {\n    version = \"v1\"\n    kind = \"Namespace\"\n  }"),
+				PlanOnly:    true,
+				ExpectError: expectError("namespace default is not allowed to propagate"),
+			},
+			{
+				Config:      cfg("  resource_selectors {\n    version = \"v1\"\n    kind = \"ConfigMap\"\n    name = \"web-settings\"\n  }"),
+				PlanOnly:    true,
+				ExpectError: expectError("ConfigMap is namespace-scoped: a cluster resource placement selects cluster-scoped resources only"),
+			},
+		},
+	})
+}

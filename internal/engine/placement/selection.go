@@ -27,8 +27,10 @@ type Selection struct {
 	// PerSelector is how many resources each selector selected (for a
 	// Namespace, with the objects in it).
 	PerSelector []int
-	// Envelopes is how many of the resources are envelopes.
+	// Envelopes is how many of the resources are envelopes; Contents are
+	// the objects each carries, which Fleet copies in its place.
 	Envelopes int
+	Contents  map[ResourceID][]ResourceID
 	// Error is why Fleet refuses the selectors (its condition
 	// ClusterResourcePlacementScheduled False with reason
 	// InvalidResourceSelectors); nil when it does not.
@@ -88,14 +90,12 @@ func SelectResources(selectors []ResourceSelector, hub fleet.HubResources) Selec
 		p := field.Root("resource_selectors").Index(i)
 		api, ok := findAPI(hub.APIs, rs)
 		if !ok {
-			s.Error = &field.Error{Path: p.Child("kind"), Rule: fmt.Sprintf("the hub cluster serves no kind %q in version %q",
-				rs.Kind, groupVersion(rs.Group, rs.Version)), Fix: "Name a group, version and kind the hub cluster serves (kubectl api-resources)."}
-			return s
+			return refused(len(selectors), field.Error{Path: p.Child("kind"), Rule: fmt.Sprintf("the hub cluster serves no kind %q in version %q",
+				rs.Kind, groupVersion(rs.Group, rs.Version)), Fix: "Name a group, version and kind the hub cluster serves (kubectl api-resources)."})
 		}
 		if api.Namespaced {
-			s.Error = &field.Error{Path: p.Child("kind"), Rule: fmt.Sprintf("%s is namespace-scoped: a cluster resource placement selects "+
-				"cluster-scoped resources only", rs.Kind), Fix: "Select the Namespace that holds the objects."}
-			return s
+			return refused(len(selectors), field.Error{Path: p.Child("kind"), Rule: fmt.Sprintf("%s is namespace-scoped: a cluster resource placement selects "+
+				"cluster-scoped resources only", rs.Kind), Fix: "Select the Namespace that holds the objects."})
 		}
 		if disabled(rs.Group, rs.Kind) {
 			continue
@@ -104,8 +104,7 @@ func SelectResources(selectors []ResourceSelector, hub fleet.HubResources) Selec
 		if rs.LabelSelector != nil {
 			var err error
 			if sel, err = rs.LabelSelector.Compile(); err != nil {
-				s.Error = &field.Error{Path: p.Child("label_selector"), Rule: err.Error()}
-				return s
+				return refused(len(selectors), field.Error{Path: p.Child("label_selector"), Rule: err.Error()})
 			}
 		}
 		for _, o := range hub.Objects {
@@ -125,9 +124,8 @@ func SelectResources(selectors []ResourceSelector, hub fleet.HubResources) Selec
 					continue
 				}
 				if ReservedNamespace(o.Name) {
-					s.Error = &field.Error{Path: p, Rule: fmt.Sprintf("namespace %s is not allowed to propagate: Fleet reserves "+
-						"default and the namespaces prefixed kube- and fleet-", o.Name), Fix: "Select the namespace by name, or add a label selector that leaves it out."}
-					return s
+					return refused(len(selectors), field.Error{Path: p, Rule: fmt.Sprintf("namespace %s is not allowed to propagate: Fleet reserves "+
+						"default and the namespaces prefixed kube- and fleet-", o.Name), Fix: "Select the namespace by name, or add a label selector that leaves it out."})
 				}
 				picked = append(picked, o)
 				for _, n := range hub.Objects {
@@ -141,21 +139,30 @@ func SelectResources(selectors []ResourceSelector, hub fleet.HubResources) Selec
 			for _, n := range picked {
 				id := n.ResourceID
 				if seen[id] {
-					s.Error = &field.Error{Path: p, Rule: "selects " + id.String() + ", which another selector selects too",
-						Fix: "Select each resource once."}
-					return s
+					return refused(len(selectors), field.Error{Path: p, Rule: "selects " + id.String() + ", which another selector selects too",
+						Fix: "Select each resource once."})
 				}
 				seen[id] = true
 				s.Resources = append(s.Resources, id)
 				s.PerSelector[i]++
 				if n.Envelope {
 					s.Envelopes++
+					if s.Contents == nil {
+						s.Contents = map[ResourceID][]ResourceID{}
+					}
+					s.Contents[id] = n.Contents
 				}
 			}
 		}
 	}
 	slices.SortFunc(s.Resources, compareResources)
 	return s
+}
+
+// refused is the selection Fleet refuses: the error alone (Fleet leaves
+// the placement's selected resources as they were).
+func refused(selectors int, e field.Error) Selection {
+	return Selection{PerSelector: make([]int, selectors), Error: &e}
 }
 
 // findAPI is the kind a selector names, matched exactly (case-sensitive).
@@ -211,4 +218,35 @@ func compareResources(a, b ResourceID) int {
 
 func gvkString(r ResourceID) string {
 	return r.GroupVersion() + ", Kind=" + r.Kind
+}
+
+// WarnSelectsNothing: a resource selector selects nothing on the hub
+// cluster. Fleet admits it and places nothing for it.
+const WarnSelectsNothing = "selects_nothing"
+
+// SelectionWarnings are the warnings of a selection: each selector that
+// selects nothing, saying what it looked for.
+func SelectionWarnings(selectors []ResourceSelector, s Selection) []field.Warning {
+	if s.Error != nil {
+		return nil
+	}
+	var out []field.Warning
+	for i, rs := range selectors {
+		if i >= len(s.PerSelector) || s.PerSelector[i] > 0 {
+			continue
+		}
+		what := "no " + groupVersion(rs.Group, rs.Version) + " " + rs.Kind
+		switch {
+		case rs.Name != "":
+			what += " named " + rs.Name
+		case rs.LabelSelector != nil:
+			what += " matching its label selector"
+		}
+		if disabled(rs.Group, rs.Kind) {
+			what = "Fleet never propagates a " + rs.Kind
+		}
+		out = append(out, field.Warning{Path: field.Root("resource_selectors").Index(i), ID: WarnSelectsNothing,
+			Message: "selects nothing on the hub cluster (" + what + "): Fleet admits it and places nothing for it."})
+	}
+	return out
 }

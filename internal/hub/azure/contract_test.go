@@ -14,6 +14,8 @@ import (
 	azfake "github.com/Azure/azure-sdk-for-go/sdk/azcore/fake"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 
+	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
+	"github.com/fleetform/terraform-provider-aks/internal/engine/selector"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/armemu"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/azure"
@@ -189,5 +191,48 @@ func TestCatalogsMatchTheMock(t *testing.T) {
 		if len(r.NodeImages) == 0 {
 			t.Errorf("region %s: no node images", r.Name)
 		}
+	}
+}
+
+// What the placements' selectors select on the hub cluster, read through
+// discovery and lists from the API server that the emulator filled from
+// the mock's inventory, is what they select on the mock (designs/placement.md §9).
+func TestSelectionMatchesTheMock(t *testing.T) {
+	e := newEmulated(t)
+	m, err := e.mock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns := func(name string) placement.ResourceSelector {
+		return placement.ResourceSelector{Version: "v1", Kind: "Namespace", Name: name}
+	}
+	byLabel := func(group, kind, k, v string) placement.ResourceSelector {
+		return placement.ResourceSelector{Group: group, Version: "v1", Kind: kind,
+			LabelSelector: &selector.LabelSelector{MatchLabels: map[string]string{k: v}}}
+	}
+	for name, sels := range map[string][]placement.ResourceSelector{
+		"a namespace with its objects and an envelope": {ns("web")},
+		"namespaces by label and cluster roles by label": {byLabel("", "Namespace", "team", "storefront"),
+			byLabel("rbac.authorization.k8s.io", "ClusterRole", "app", "web")},
+		"a namespace that does not exist":     {ns("nope")},
+		"every namespace: default is refused": {{Version: "v1", Kind: "Namespace"}},
+		"a namespaced kind is refused":        {{Version: "v1", Kind: "ConfigMap", Name: "web-settings"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			got, err := e.HubResources(ctx, sels)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := m.HubResources(ctx, sels)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, w := placement.SelectResources(sels, got), placement.SelectResources(sels, want)
+			if !reflect.DeepEqual(g.Resources, w.Resources) || !reflect.DeepEqual(g.Contents, w.Contents) ||
+				(g.Error == nil) != (w.Error == nil) || g.Error != nil && g.Error.Rule != w.Error.Rule {
+				t.Errorf("through the hub cluster:\n%+v\nthe mock:\n%+v", g, w)
+			}
+		})
 	}
 }

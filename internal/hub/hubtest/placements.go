@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
 )
@@ -118,4 +119,43 @@ func names(s []string) []string {
 		return nil
 	}
 	return s
+}
+
+// testHubResources checks what a hub reads of the hub cluster for the
+// selection (designs/placement.md §9): the kinds it serves with their
+// scope, the namespaces every API server has, and each object once.
+func testHubResources(t *testing.T, h hub.Hub) {
+	ctx := context.Background()
+	res, err := h.HubResources(ctx, []placement.ResourceSelector{{Version: "v1", Kind: "Namespace"}})
+	if err != nil {
+		t.Fatalf("HubResources: %v", err)
+	}
+	scope := map[string]bool{}
+	for _, a := range res.APIs {
+		if a.Group == "" {
+			scope[a.Kind] = a.Namespaced
+		}
+	}
+	if ns, ok := scope["Namespace"]; !ok || ns {
+		t.Errorf("Namespace: served %v, namespaced %v; want a cluster-scoped kind", ok, ns)
+	}
+	if ns, ok := scope["ConfigMap"]; !ok || !ns {
+		t.Errorf("ConfigMap: served %v, namespaced %v; want a namespaced kind", ok, ns)
+	}
+	seen := map[fleet.ResourceID]bool{}
+	for _, o := range res.Objects {
+		if seen[o.ResourceID] {
+			t.Errorf("%s read twice", o.ResourceID)
+		}
+		seen[o.ResourceID] = true
+	}
+	for _, name := range []string{"default", "kube-system"} {
+		if !seen[fleet.ResourceID{Version: "v1", Kind: "Namespace", Name: name}] {
+			t.Errorf("no namespace %s", name)
+		}
+	}
+	// Every namespace: default is one, which Fleet refuses.
+	if s := placement.SelectResources([]placement.ResourceSelector{{Version: "v1", Kind: "Namespace"}}, res); s.Error == nil {
+		t.Errorf("selecting every namespace: no error")
+	}
 }

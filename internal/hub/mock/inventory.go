@@ -43,8 +43,9 @@ var MockFleet = hub.FleetRef{SubscriptionID: DefaultSubscriptionID, ResourceGrou
 
 // The inventory file format. Every field is snake_case; unknown fields are errors.
 type rawInventory struct {
-	Regions  []rawRegion  `yaml:"regions"`
-	Clusters []rawCluster `yaml:"clusters"`
+	Regions    []rawRegion   `yaml:"regions"`
+	Clusters   []rawCluster  `yaml:"clusters"`
+	HubCluster rawHubCluster `yaml:"hub_cluster"`
 }
 
 type rawRegion struct {
@@ -421,6 +422,9 @@ func (raw *rawInventory) toFleet(now, epoch time.Time, trusted bool) (*fleet.Fle
 		seen[c.Name] = i
 		f.Clusters = append(f.Clusters, c)
 	}
+	var herrs field.Errors
+	f.Hub, herrs = raw.HubCluster.toHub(field.Root("hub_cluster"))
+	errs = append(errs, herrs...)
 	f.Sort()
 	return f, errs
 }

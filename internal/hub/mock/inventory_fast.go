@@ -887,9 +887,31 @@ var (
 			strField("upgrade", func(f *rawFailures) *string { return &f.Upgrade }),
 		}),
 	}
+	fastHubObject = []fastField[rawHubObject]{
+		strField("group", func(o *rawHubObject) *string { return &o.Group }),
+		strField("version", func(o *rawHubObject) *string { return &o.Version }),
+		strField("kind", func(o *rawHubObject) *string { return &o.Kind }),
+		strField("name", func(o *rawHubObject) *string { return &o.Name }),
+		strMapField("labels", func(o *rawHubObject) *map[string]string { return &o.Labels }),
+		listField("envelope", func(o *rawHubObject) *[]rawHubObjectRef { return &o.Envelope }, []fastField[rawHubObjectRef]{
+			strField("group", func(r *rawHubObjectRef) *string { return &r.Group }),
+			strField("version", func(r *rawHubObjectRef) *string { return &r.Version }),
+			strField("kind", func(r *rawHubObjectRef) *string { return &r.Kind }),
+			strField("namespace", func(r *rawHubObjectRef) *string { return &r.Namespace }),
+			strField("name", func(r *rawHubObjectRef) *string { return &r.Name }),
+		}),
+	}
 	fastInventory = []fastField[rawInventory]{
 		listField("regions", func(i *rawInventory) *[]rawRegion { return &i.Regions }, fastRegion),
 		listField("clusters", func(i *rawInventory) *[]rawCluster { return &i.Clusters }, fastCluster),
+		structField("hub_cluster", func(i *rawInventory) *rawHubCluster { return &i.HubCluster }, []fastField[rawHubCluster]{
+			listField("namespaces", func(h *rawHubCluster) *[]rawHubNamespace { return &h.Namespaces }, []fastField[rawHubNamespace]{
+				strField("name", func(n *rawHubNamespace) *string { return &n.Name }),
+				strMapField("labels", func(n *rawHubNamespace) *map[string]string { return &n.Labels }),
+				listField("objects", func(n *rawHubNamespace) *[]rawHubObject { return &n.Objects }, fastHubObject),
+			}),
+			listField("objects", func(h *rawHubCluster) *[]rawHubObject { return &h.Objects }, fastHubObject),
+		}),
 	}
 )
 

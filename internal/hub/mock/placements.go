@@ -3,6 +3,7 @@ package mock
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -164,4 +165,18 @@ func withConditions(s, prev placementStatusRecord, generation int64, now time.Ti
 	}
 	s.Conditions = []conditionRecord{c}
 	return s
+}
+
+// HubResources returns the hub cluster's kinds and objects the inventory
+// describes (its hub_cluster section, hubcluster.go): all of them, as the
+// selection reads only what its selectors reach.
+func (h *Hub) HubResources(ctx context.Context, _ []placement.ResourceSelector) (fleet.HubResources, error) {
+	f, err := h.Fleet(ctx)
+	if err != nil {
+		return fleet.HubResources{}, err
+	}
+	if n := len(f.Hub.Objects); n > hub.MaxHubObjects {
+		return fleet.HubResources{}, fmt.Errorf("the hub cluster holds %d objects in the inventory, more than the %d a placement's selection reads", n, hub.MaxHubObjects)
+	}
+	return f.Hub, nil
 }

@@ -30,9 +30,11 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/kube"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/kube/kubetest"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 // The names of the Sim's clusters in its kubetest.Env.
@@ -59,6 +61,8 @@ type Sim struct {
 	members  map[string]struct{} // the members synced at least once
 
 	sched *scheduler // nil until the hub cluster is started
+	// hubObjects are the hub-cluster objects the Sim wrote (syncHubObjects).
+	hubObjects map[fleet.ResourceID]schema.GroupVersionResource
 
 	closeMu sync.Mutex
 	closed  bool
@@ -67,7 +71,7 @@ type Sim struct {
 // New returns a Sim of the fleet backend returns; it starts nothing itself:
 // each cluster's API server is started in env on its first use.
 func New(env *kubetest.Env, backend func(ctx context.Context) (hub.Hub, error)) *Sim {
-	return &Sim{env: env, backend: backend, members: map[string]struct{}{}}
+	return &Sim{env: env, backend: backend, members: map[string]struct{}{}, hubObjects: map[fleet.ResourceID]schema.GroupVersionResource{}}
 }
 
 // Kubeconfig returns the kubeconfig of the fleet hub cluster (cluster "")
@@ -157,6 +161,13 @@ func (s *Sim) syncHub(ctx context.Context, always bool) (*kubetest.Cluster, erro
 	}
 	if first || always {
 		if err := s.syncMemberClusters(ctx, s.hub); err != nil {
+			return nil, err
+		}
+		_, f, err := s.fleet(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.syncHubObjects(ctx, s.hub, f.Hub); err != nil {
 			return nil, err
 		}
 	}

@@ -293,6 +293,12 @@ func (c *Cluster) stop() {
 
 // installCRDs creates the CRDs not installed yet and waits until each is
 // Established.
+// InstallCRDs creates the CRDs the cluster does not have yet and waits
+// until their resources can be written.
+func (c *Cluster) InstallCRDs(crds ...*apiextv1.CustomResourceDefinition) error {
+	return c.installCRDs(crds)
+}
+
 func (c *Cluster) installCRDs(crds []*apiextv1.CustomResourceDefinition) error {
 	c.crdMu.Lock()
 	defer c.crdMu.Unlock()

@@ -1,0 +1,168 @@
+package mock
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
+	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
+)
+
+// The hub cluster's resources in the inventory (designs/placement.md §9):
+//
+//	hub_cluster:
+//	  namespaces:
+//	    - name: web
+//	      labels: { app: web }
+//	      objects:
+//	        - { kind: ConfigMap, name: settings }
+//	        - { group: apps, kind: Deployment, name: api }
+//	        - { kind: ConfigMap, name: bundle, envelope: [{ group: admissionregistration.k8s.io, kind: ValidatingWebhookConfiguration, name: guard }] }
+//	  objects:
+//	    - { group: rbac.authorization.k8s.io, kind: ClusterRole, name: web-reader, labels: { app: web } }
+//
+// An object's version defaults to v1. The hub serves the kinds of a
+// Kubernetes API server (hubKinds) and every other kind the inventory uses:
+// namespaced when its objects are in a namespace, cluster-scoped otherwise.
+
+type rawHubCluster struct {
+	Namespaces []rawHubNamespace `yaml:"namespaces"`
+	Objects    []rawHubObject    `yaml:"objects"`
+}
+
+type rawHubNamespace struct {
+	Name    string            `yaml:"name"`
+	Labels  map[string]string `yaml:"labels"`
+	Objects []rawHubObject    `yaml:"objects"`
+}
+
+type rawHubObject struct {
+	Group   string            `yaml:"group"`
+	Version string            `yaml:"version"`
+	Kind    string            `yaml:"kind"`
+	Name    string            `yaml:"name"`
+	Labels  map[string]string `yaml:"labels"`
+	// Envelope lists the objects a ConfigMap envelope carries.
+	Envelope []rawHubObjectRef `yaml:"envelope"`
+}
+
+type rawHubObjectRef struct {
+	Group     string `yaml:"group"`
+	Version   string `yaml:"version"`
+	Kind      string `yaml:"kind"`
+	Namespace string `yaml:"namespace"`
+	Name      string `yaml:"name"`
+}
+
+// hubKinds are the kinds a Kubernetes API server serves that placements
+// select, each group in its preferred version.
+var hubKinds = []fleet.APIResource{
+	{Version: "v1", Kind: "Namespace"}, {Version: "v1", Kind: "ConfigMap", Namespaced: true},
+	{Version: "v1", Kind: "Secret", Namespaced: true}, {Version: "v1", Kind: "ServiceAccount", Namespaced: true},
+	{Version: "v1", Kind: "Service", Namespaced: true}, {Version: "v1", Kind: "Endpoints", Namespaced: true},
+	{Version: "v1", Kind: "PersistentVolumeClaim", Namespaced: true}, {Version: "v1", Kind: "PersistentVolume"},
+	{Version: "v1", Kind: "ResourceQuota", Namespaced: true}, {Version: "v1", Kind: "LimitRange", Namespaced: true},
+	{Version: "v1", Kind: "Pod", Namespaced: true}, {Version: "v1", Kind: "Event", Namespaced: true}, {Version: "v1", Kind: "Node"},
+	{Group: "apps", Version: "v1", Kind: "Deployment", Namespaced: true}, {Group: "apps", Version: "v1", Kind: "StatefulSet", Namespaced: true},
+	{Group: "apps", Version: "v1", Kind: "DaemonSet", Namespaced: true}, {Group: "apps", Version: "v1", Kind: "ReplicaSet", Namespaced: true},
+	{Group: "apps", Version: "v1", Kind: "ControllerRevision", Namespaced: true},
+	{Group: "batch", Version: "v1", Kind: "Job", Namespaced: true}, {Group: "batch", Version: "v1", Kind: "CronJob", Namespaced: true},
+	{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRole"}, {Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRoleBinding"},
+	{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "Role", Namespaced: true},
+	{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "RoleBinding", Namespaced: true},
+	{Group: "apiextensions.k8s.io", Version: "v1", Kind: "CustomResourceDefinition"},
+	{Group: "storage.k8s.io", Version: "v1", Kind: "StorageClass"},
+	{Group: "networking.k8s.io", Version: "v1", Kind: "NetworkPolicy", Namespaced: true},
+	{Group: "networking.k8s.io", Version: "v1", Kind: "Ingress", Namespaced: true}, {Group: "networking.k8s.io", Version: "v1", Kind: "IngressClass"},
+	{Group: "policy", Version: "v1", Kind: "PodDisruptionBudget", Namespaced: true},
+	{Group: "scheduling.k8s.io", Version: "v1", Kind: "PriorityClass"},
+	{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler", Namespaced: true},
+	{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "MutatingWebhookConfiguration"},
+	{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "ValidatingWebhookConfiguration"},
+}
+
+// systemNamespaces are the namespaces every Kubernetes API server has.
+var systemNamespaces = []string{"default", "kube-node-lease", "kube-public", "kube-system"}
+
+// toHub resolves the hub cluster's section; at is its path, for errors.
+func (raw rawHubCluster) toHub(at field.Path) (fleet.HubResources, field.Errors) {
+	var errs field.Errors
+	hub := fleet.HubResources{APIs: slices.Clone(hubKinds)}
+	scope := func(o fleet.ResourceID, p field.Path) {
+		i := slices.IndexFunc(hub.APIs, func(a fleet.APIResource) bool { return a.Group == o.Group && a.Kind == o.Kind })
+		switch {
+		case i < 0:
+			hub.APIs = append(hub.APIs, fleet.APIResource{Group: o.Group, Version: o.Version, Kind: o.Kind, Namespaced: o.Namespace != ""})
+		case hub.APIs[i].Version != o.Version:
+			errs = append(errs, field.Errorf(p.Child("version"), fmt.Sprintf("Write version %s, or leave it out when it is v1.", hub.APIs[i].Version),
+				"the hub serves %s in version %s", o.Kind, hub.APIs[i].Version))
+		case hub.APIs[i].Namespaced != (o.Namespace != ""):
+			where := "under hub_cluster.objects"
+			if hub.APIs[i].Namespaced {
+				where = "under a namespace's objects"
+			}
+			errs = append(errs, field.Errorf(p, "Put it "+where+".", "%s is %s", o.Kind, map[bool]string{true: "namespace-scoped", false: "cluster-scoped"}[hub.APIs[i].Namespaced]))
+		}
+	}
+	seen := map[fleet.ResourceID]bool{}
+	add := func(o rawHubObject, ns string, p field.Path) {
+		id := fleet.ResourceID{Group: o.Group, Version: o.Version, Kind: o.Kind, Namespace: ns, Name: o.Name}
+		if id.Version == "" {
+			id.Version = "v1"
+		}
+		if o.Kind == "" || o.Name == "" {
+			errs = append(errs, field.Errorf(p, "", "a hub object needs a kind and a name"))
+			return
+		}
+		if seen[id] {
+			errs = append(errs, field.Errorf(p.Child("name"), "Declare each object once.", "duplicate %s", id))
+			return
+		}
+		seen[id] = true
+		scope(id, p)
+		obj := fleet.HubObject{ResourceID: id, Labels: o.Labels, SecretType: secretType(id)}
+		if o.Envelope != nil {
+			if id.Group != "" || id.Kind != "ConfigMap" {
+				errs = append(errs, field.Errorf(p.Child("envelope"), "Put the objects in a ConfigMap envelope.", "only a ConfigMap is an envelope, not a %s", id.Kind))
+			}
+			obj.Envelope = true
+			for j, c := range o.Envelope {
+				ref := fleet.ResourceID{Group: c.Group, Version: c.Version, Kind: c.Kind, Namespace: c.Namespace, Name: c.Name}
+				if ref.Version == "" {
+					ref.Version = "v1"
+				}
+				if ref.Kind == "" || ref.Name == "" {
+					errs = append(errs, field.Errorf(p.Child("envelope").Index(j), "", "an enveloped object needs a kind and a name"))
+				}
+				obj.Contents = append(obj.Contents, ref)
+			}
+		}
+		hub.Objects = append(hub.Objects, obj)
+	}
+	for i, n := range raw.Namespaces {
+		p := at.Child("namespaces").Index(i)
+		if slices.Contains(systemNamespaces, n.Name) {
+			errs = append(errs, field.Errorf(p.Child("name"), "Leave it out: every hub cluster has it.", "namespace %s is the API server's own", n.Name))
+			continue
+		}
+		add(rawHubObject{Kind: "Namespace", Name: n.Name, Labels: n.Labels}, "", p)
+		for j, o := range n.Objects {
+			add(o, n.Name, p.Child("objects").Index(j))
+		}
+	}
+	for i, o := range raw.Objects {
+		add(o, "", at.Child("objects").Index(i))
+	}
+	for _, name := range systemNamespaces {
+		hub.Objects = append(hub.Objects, fleet.HubObject{ResourceID: fleet.ResourceID{Version: "v1", Kind: "Namespace", Name: name}})
+	}
+	return hub, errs
+}
+
+// secretType is an inventory Secret's type: Opaque.
+func secretType(id fleet.ResourceID) string {
+	if id.Group == "" && id.Kind == "Secret" {
+		return "Opaque"
+	}
+	return ""
+}
