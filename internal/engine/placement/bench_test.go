@@ -1,6 +1,7 @@
 package placement_test
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -130,5 +131,40 @@ func BenchmarkScaleIn5kHalfUnbound(b *testing.B) {
 		if r, err := placement.Schedule(pickN(1_000), f, held, benchNow, opts); err != nil || len(r.Selected) != 1_000 {
 			b.Fatalf("err=%v selected=%d", err, len(r.Selected))
 		}
+	}
+}
+
+// BenchmarkSelectResources500: three selectors (a namespace by name,
+// namespaces by label, cluster roles by label) over a hub of 500 objects
+// in 50 namespaces and 50 cluster roles (designs/placement.md §9).
+func BenchmarkSelectResources500(b *testing.B) {
+	var hub fleet.HubResources
+	hub.APIs = []fleet.APIResource{{Version: "v1", Kind: "Namespace"}, {Version: "v1", Kind: "ConfigMap", Namespaced: true},
+		{Group: "apps", Version: "v1", Kind: "Deployment", Namespaced: true}, {Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRole"}}
+	for n := range 50 {
+		ns := fmt.Sprintf("ns-%02d", n)
+		hub.Objects = append(hub.Objects, fleet.HubObject{ResourceID: fleet.ResourceID{Version: "v1", Kind: "Namespace", Name: ns},
+			Labels: map[string]string{"team": fmt.Sprintf("t%d", n%5)}})
+		for i := range 8 {
+			kind, group := "ConfigMap", ""
+			if i%2 == 1 {
+				kind, group = "Deployment", "apps"
+			}
+			hub.Objects = append(hub.Objects, fleet.HubObject{ResourceID: fleet.ResourceID{Group: group, Version: "v1", Kind: kind, Namespace: ns, Name: fmt.Sprintf("o-%d", i)}})
+		}
+		hub.Objects = append(hub.Objects, fleet.HubObject{ResourceID: fleet.ResourceID{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRole",
+			Name: fmt.Sprintf("role-%02d", n)}, Labels: map[string]string{"team": fmt.Sprintf("t%d", n%5)}})
+	}
+	sels := []placement.ResourceSelector{
+		{Version: "v1", Kind: "Namespace", Name: "ns-07"},
+		{Version: "v1", Kind: "Namespace", LabelSelector: labels("team", "t1")},
+		{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRole", LabelSelector: labels("team", "t2")},
+	}
+	if s := placement.SelectResources(sels, hub); s.Error != nil || len(s.Resources) != 9+90+10 {
+		b.Fatalf("err=%v selected=%d", s.Error, len(s.Resources))
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		placement.SelectResources(sels, hub)
 	}
 }
