@@ -283,8 +283,11 @@ func (p placementPreview) resourcesTitle() string {
 		return "resources"
 	}
 	t := fmt.Sprintf("resources (%d selected", len(p.selection.Resources))
-	if p.selection.Envelopes > 0 {
-		t += fmt.Sprintf(", %d envelope(s)", p.selection.Envelopes)
+	switch n := p.selection.Envelopes; {
+	case n == 1:
+		t += ", 1 envelope"
+	case n > 1:
+		t += fmt.Sprintf(", %d envelopes", n)
 	}
 	return t + ")"
 }

@@ -522,7 +522,7 @@ resource "aks_fleet_placement" "test" {
 			{
 				Config: cfg(web),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					expectSection(obj, "resources (8 selected, 1 envelope(s))", "v1 Namespace web", "v1 ServiceAccount web/web",
+					expectSection(obj, "resources (8 selected, 1 envelope)", "v1 Namespace web", "v1 ServiceAccount web/web",
 						"v1 Secret web/web-tls",
 						"v1 ConfigMap web/web-policies (envelope of admissionregistration.k8s.io/v1 ValidatingWebhookConfiguration web-guard)",
 						"v1 ConfigMap web/web-settings", "rbac.authorization.k8s.io/v1 ClusterRole web-reader", "v1 Service web/web",
@@ -543,7 +543,7 @@ resource "aks_fleet_placement" "test" {
 			{
 				Config:      cfg("  resource_selectors {\n    version = \"v1\"\n    kind = \"Namespace\"\n  }"),
 				PlanOnly:    true,
-				ExpectError: expectError("namespace default is not allowed to propagate"),
+				ExpectError: expectError("namespaces default, kube-node-lease, kube-public, kube-system are not allowed to propagate"),
 			},
 			{
 				Config:      cfg("  resource_selectors {\n    version = \"v1\"\n    kind = \"ConfigMap\"\n    name = \"web-settings\"\n  }"),

@@ -85,13 +85,27 @@ func ReservedNamespace(name string) bool {
 // (Selection.Error).
 func SelectResources(selectors []ResourceSelector, hub fleet.HubResources) Selection {
 	s := Selection{PerSelector: make([]int, len(selectors))}
-	seen := map[ResourceID]bool{}
+	seen := map[ResourceID]int{} // by the selector that selected it
+	services := map[[2]string]bool{}
+	for _, o := range hub.Objects {
+		if o.Group == "" && o.Kind == "Service" {
+			services[[2]string{o.Namespace, o.Name}] = true
+		}
+	}
+	copied := func(o fleet.HubObject) bool {
+		// Endpoints a Service of the same name manages are not copied either.
+		return propagates(o) && !(o.Group == "" && o.Kind == "Endpoints" && services[[2]string{o.Namespace, o.Name}])
+	}
 	for i, rs := range selectors {
 		p := field.Root("resource_selectors").Index(i)
 		api, ok := findAPI(hub.APIs, rs)
 		if !ok {
+			fix := "Name a group, version and kind the hub cluster serves (kubectl api-resources)."
+			if strings.EqualFold(rs.Group, "core") {
+				fix = "Leave group out: the core group (Namespace, ConfigMap, …) is \"\"."
+			}
 			return refused(len(selectors), field.Error{Path: p.Child("kind"), Rule: fmt.Sprintf("the hub cluster serves no kind %q in version %q",
-				rs.Kind, groupVersion(rs.Group, rs.Version)), Fix: "Name a group, version and kind the hub cluster serves (kubectl api-resources)."})
+				rs.Kind, groupVersion(rs.Group, rs.Version)), Fix: fix})
 		}
 		if api.Namespaced {
 			return refused(len(selectors), field.Error{Path: p.Child("kind"), Rule: fmt.Sprintf("%s is namespace-scoped: a cluster resource placement selects "+
@@ -107,6 +121,7 @@ func SelectResources(selectors []ResourceSelector, hub fleet.HubResources) Selec
 				return refused(len(selectors), field.Error{Path: p.Child("label_selector"), Rule: err.Error()})
 			}
 		}
+		var reserved []string
 		for _, o := range hub.Objects {
 			if o.Group != rs.Group || o.Version != rs.Version || o.Kind != rs.Kind || o.Namespace != "" {
 				continue
@@ -124,25 +139,25 @@ func SelectResources(selectors []ResourceSelector, hub fleet.HubResources) Selec
 					continue
 				}
 				if ReservedNamespace(o.Name) {
-					return refused(len(selectors), field.Error{Path: p, Rule: fmt.Sprintf("namespace %s is not allowed to propagate: Fleet reserves "+
-						"default and the namespaces prefixed kube- and fleet-", o.Name), Fix: "Select the namespace by name, or add a label selector that leaves it out."})
+					reserved = append(reserved, o.Name)
+					continue
 				}
 				picked = append(picked, o)
 				for _, n := range hub.Objects {
-					if n.Namespace == o.Name && !disabled(n.Group, n.Kind) && propagates(n) {
+					if n.Namespace == o.Name && !disabled(n.Group, n.Kind) && copied(n) {
 						picked = append(picked, n)
 					}
 				}
-			case propagates(o):
+			case copied(o):
 				picked = append(picked, o)
 			}
 			for _, n := range picked {
 				id := n.ResourceID
-				if seen[id] {
-					return refused(len(selectors), field.Error{Path: p, Rule: "selects " + id.String() + ", which another selector selects too",
+				if first, dup := seen[id]; dup {
+					return refused(len(selectors), field.Error{Path: p, Rule: fmt.Sprintf("selects %s, which resource_selectors[%d] selects too", id, first),
 						Fix: "Select each resource once."})
 				}
-				seen[id] = true
+				seen[id] = i
 				s.Resources = append(s.Resources, id)
 				s.PerSelector[i]++
 				if n.Envelope {
@@ -153,6 +168,19 @@ func SelectResources(selectors []ResourceSelector, hub fleet.HubResources) Selec
 					s.Contents[id] = n.Contents
 				}
 			}
+		}
+		if len(reserved) > 0 {
+			slices.Sort(reserved)
+			fix := "Add a label selector that leaves them out, or select namespaces by name."
+			if rs.Name != "" {
+				fix = "Fleet never places it: remove this selector."
+			}
+			what := "namespace " + reserved[0] + " is"
+			if len(reserved) > 1 {
+				what = "namespaces " + strings.Join(reserved, ", ") + " are"
+			}
+			return refused(len(selectors), field.Error{Path: p, Rule: what + " not allowed to propagate: Fleet reserves " +
+				"default and the namespaces prefixed kube- and fleet-", Fix: fix})
 		}
 	}
 	slices.SortFunc(s.Resources, compareResources)
@@ -216,8 +244,10 @@ func compareResources(a, b ResourceID) int {
 	return cmp.Compare(a.Namespace+"/"+a.Name, b.Namespace+"/"+b.Name)
 }
 
+// gvkString is Fleet's sort key of a kind it does not rank: apimachinery's
+// GroupVersionKind.String(), "group/version, Kind=K" ("/v1, Kind=K" for the core group).
 func gvkString(r ResourceID) string {
-	return r.GroupVersion() + ", Kind=" + r.Kind
+	return r.Group + "/" + r.Version + ", Kind=" + r.Kind
 }
 
 // WarnSelectsNothing: a resource selector selects nothing on the hub

@@ -29,7 +29,8 @@ func exampleHub() fleet.HubResources {
 			{Version: "v1", Kind: "Secret", Namespaced: true}, {Version: "v1", Kind: "Pod", Namespaced: true},
 			{Group: "apps", Version: "v1", Kind: "Deployment", Namespaced: true},
 			{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRole"},
-			{Group: "example.com", Version: "v1", Kind: "Widget"},
+			{Group: "example.com", Version: "v1", Kind: "Widget"}, {Version: "v1", Kind: "Service", Namespaced: true},
+			{Version: "v1", Kind: "Endpoints", Namespaced: true}, {Group: "example.com", Version: "v1", Kind: "Gadget", Namespaced: true},
 		},
 		Objects: []fleet.HubObject{
 			ns("web", map[string]string{"app": "web"}), ns("kube-system", nil), ns("other", map[string]string{"app": "other"}),
@@ -46,6 +47,10 @@ func exampleHub() fleet.HubResources {
 			in("", "Pod", "api-7d9f-x2"),
 			in("", "Event", "api.17a"),
 			in("", "ConfigMap", "leaving", func(o *fleet.HubObject) { o.Deleting = true }),
+			in("", "Service", "api"),
+			in("", "Endpoints", "api"),    // the Service's: not copied
+			in("", "Endpoints", "ext-db"), // no Service of its name: copied, an unranked kind
+			in("example.com", "Gadget", "g"),
 			{ResourceID: ResourceID{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRole", Name: "web-reader"}, Labels: map[string]string{"app": "web"}},
 			{ResourceID: ResourceID{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRole", Name: "admin"}},
 			{ResourceID: ResourceID{Group: "example.com", Version: "v1", Kind: "Widget", Name: "w"}},
@@ -74,12 +79,15 @@ func TestSelectResources(t *testing.T) {
 	for _, r := range s.Resources {
 		got = append(got, r.String())
 	}
+	// Unranked kinds last, by apimachinery's GroupVersionKind.String():
+	// "/v1, Kind=Endpoints" before "example.com/v1, Kind=…".
 	want := []string{"v1 Namespace web", "v1 Secret web/creds", "v1 ConfigMap web/bundle", "v1 ConfigMap web/settings",
-		"rbac.authorization.k8s.io/v1 ClusterRole web-reader", "apps/v1 Deployment web/api", "example.com/v1 Widget w"}
+		"rbac.authorization.k8s.io/v1 ClusterRole web-reader", "v1 Service web/api", "apps/v1 Deployment web/api",
+		"v1 Endpoints web/ext-db", "example.com/v1 Gadget web/g", "example.com/v1 Widget w"}
 	if !slices.Equal(got, want) {
 		t.Errorf("selected:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if !slices.Equal(s.PerSelector, []int{5, 1, 1}) || s.Envelopes != 1 {
+	if !slices.Equal(s.PerSelector, []int{8, 1, 1}) || s.Envelopes != 1 {
 		t.Errorf("per selector %v, envelopes %d", s.PerSelector, s.Envelopes)
 	}
 }
@@ -96,10 +104,12 @@ func TestSelectResourcesRefused(t *testing.T) {
 		per  []int
 	}{
 		{"unknown kind", []ResourceSelector{{Version: "v1", Kind: "namespace", Name: "web"}}, `serves no kind "namespace" in version "v1"`, nil},
+		{"group core", []ResourceSelector{{Group: "core", Version: "v1", Kind: "Namespace", Name: "web"}}, `Leave group out: the core group`, nil},
+		{"a reserved namespace by name", []ResourceSelector{{Version: "v1", Kind: "Namespace", Name: "kube-system"}}, "Fleet never places it: remove this selector", nil},
 		{"namespaced kind", []ResourceSelector{{Version: "v1", Kind: "ConfigMap", Name: "settings"}}, "ConfigMap is namespace-scoped", nil},
 		{"every namespace: kube-system is reserved", []ResourceSelector{{Version: "v1", Kind: "Namespace"}}, "namespace kube-system is not allowed to propagate", nil},
 		{"twice", []ResourceSelector{{Version: "v1", Kind: "Namespace", Name: "web"}, {Version: "v1", Kind: "Namespace", LabelSelector: matchLabels("app", "web")}},
-			"selects v1 Namespace web, which another selector selects too", nil},
+			"selects v1 Namespace web, which resource_selectors[0] selects too", nil},
 		{"a name that does not exist selects nothing", []ResourceSelector{{Version: "v1", Kind: "Namespace", Name: "nope"}}, "", []int{0}},
 		{"a disabled kind selects nothing", []ResourceSelector{{Version: "v1", Kind: "Namespace", Name: "other"}, {Version: "v1", Kind: "Pod"}}, "namespace-scoped", nil},
 	} {

@@ -3,6 +3,9 @@ package mock
 import (
 	"fmt"
 	"slices"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
@@ -79,6 +82,9 @@ var hubKinds = []fleet.APIResource{
 	{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler", Namespaced: true},
 	{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "MutatingWebhookConfiguration"},
 	{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "ValidatingWebhookConfiguration"},
+	// Fleet's own, which it never places.
+	{Group: "placement.kubernetes-fleet.io", Version: "v1", Kind: "ClusterResourcePlacement"},
+	{Group: "cluster.kubernetes-fleet.io", Version: "v1", Kind: "MemberCluster"},
 }
 
 // systemNamespaces are the namespaces every Kubernetes API server has.
@@ -110,9 +116,29 @@ func (raw rawHubCluster) toHub(at field.Path) (fleet.HubResources, field.Errors)
 		if id.Version == "" {
 			id.Version = "v1"
 		}
-		if o.Kind == "" || o.Name == "" {
-			errs = append(errs, field.Errorf(p, "", "a hub object needs a kind and a name"))
+		switch {
+		case o.Kind == "":
+			errs = append(errs, field.Errorf(p.Child("kind"), "Give its kind, e.g. ConfigMap.", "a hub object needs a kind"))
 			return
+		case o.Name == "":
+			errs = append(errs, field.Errorf(p.Child("name"), "", "a hub object needs a name"))
+			return
+		case o.Kind[0] < 'A' || o.Kind[0] > 'Z':
+			errs = append(errs, field.Errorf(p.Child("kind"), "Write a kind as the API names it, e.g. Service, not service.", "%q is not a kind", o.Kind))
+			return
+		}
+		msgs := validation.IsDNS1123Subdomain(o.Name)
+		if o.Kind == "Namespace" && o.Group == "" {
+			msgs = validation.IsDNS1123Label(o.Name)
+		}
+		if len(msgs) > 0 {
+			errs = append(errs, field.Errorf(p.Child("name"), "Use lower-case letters, digits, '-' and '.'.", "%q is not a valid name: %s", o.Name, strings.Join(msgs, "; ")))
+			return
+		}
+		for k, v := range o.Labels {
+			if msgs := append(validation.IsQualifiedName(k), validation.IsValidLabelValue(v)...); len(msgs) > 0 {
+				errs = append(errs, field.Errorf(p.Child("labels").Key(k), "", "label %s=%q: %s", k, v, strings.Join(msgs, "; ")))
+			}
 		}
 		if seen[id] {
 			errs = append(errs, field.Errorf(p.Child("name"), "Declare each object once.", "duplicate %s", id))
@@ -121,7 +147,13 @@ func (raw rawHubCluster) toHub(at field.Path) (fleet.HubResources, field.Errors)
 		seen[id] = true
 		scope(id, p)
 		obj := fleet.HubObject{ResourceID: id, Labels: o.Labels, SecretType: secretType(id)}
-		if o.Envelope != nil {
+		if id.Group == "" && id.Kind == "Namespace" {
+			obj.Labels = namespaceLabels(id.Name, o.Labels)
+		}
+		if o.Envelope != nil && len(o.Envelope) == 0 {
+			errs = append(errs, field.Errorf(p.Child("envelope"), "List the objects it carries, or leave envelope out.", "an envelope carries no object"))
+		}
+		if len(o.Envelope) > 0 {
 			if id.Group != "" || id.Kind != "ConfigMap" {
 				errs = append(errs, field.Errorf(p.Child("envelope"), "Put the objects in a ConfigMap envelope.", "only a ConfigMap is an envelope, not a %s", id.Kind))
 			}
@@ -154,9 +186,20 @@ func (raw rawHubCluster) toHub(at field.Path) (fleet.HubResources, field.Errors)
 		add(o, "", at.Child("objects").Index(i))
 	}
 	for _, name := range systemNamespaces {
-		hub.Objects = append(hub.Objects, fleet.HubObject{ResourceID: fleet.ResourceID{Version: "v1", Kind: "Namespace", Name: name}})
+		hub.Objects = append(hub.Objects, fleet.HubObject{ResourceID: fleet.ResourceID{Version: "v1", Kind: "Namespace", Name: name},
+			Labels: namespaceLabels(name, nil)})
 	}
 	return hub, errs
+}
+
+// namespaceLabels are a namespace's labels as the API server keeps them:
+// with kubernetes.io/metadata.name, its name.
+func namespaceLabels(name string, l map[string]string) map[string]string {
+	out := map[string]string{"kubernetes.io/metadata.name": name}
+	for k, v := range l {
+		out[k] = v
+	}
+	return out
 }
 
 // secretType is an inventory Secret's type: Opaque.
