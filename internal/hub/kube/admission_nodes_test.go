@@ -32,6 +32,8 @@ func TestNodeClaimAdmission(t *testing.T) {
 		napNode("aks-default-b", func(n *nodepool.Node) { n.Ready, n.DoNotDisrupt, n.MarkedForDeletion = false, true, true }),
 		napNode("aks-spot-c", func(n *nodepool.Node) { n.NodePool = "spot"; n.Labels[nodepool.LabelNodePool] = "spot" }),
 		{Name: "standalone-d"},
+		napNode("aks-default-e", func(n *nodepool.Node) { n.Uninitialized, n.ExpireAfter = true, "336h" }),
+		napNode("aks-default-f", func(n *nodepool.Node) { n.InstanceTerminating, n.MarkedForDeletion, n.ExpireAfter = true, true, nodepool.Never }),
 	} {
 		t.Run(n.Name, func(t *testing.T) {
 			claim, node := NodeObjects(n)
@@ -53,9 +55,14 @@ func TestNodeClaimAdmission(t *testing.T) {
 				t.Fatalf("the API server rejects the status: %v", err)
 			}
 
-			// The server's creation time, not the one written.
-			want := n
+			// The server's creation time, not the one written; the node's
+			// labels with karpenter.sh/initialized as written; the claim's
+			// expireAfter, which the CRD defaults to 720h.
+			want := initializedAs(n)
 			want.CreatedAt = stored.GetCreationTimestamp().UTC()
+			if want.ExpireAfter == "" {
+				want.ExpireAfter = nodepool.DefaultExpireAfter
+			}
 			if want.CreatedAt.Before(before.Truncate(time.Second)) || want.CreatedAt.After(time.Now()) {
 				t.Errorf("creationTimestamp %s is not the server's", want.CreatedAt)
 			}
