@@ -33,7 +33,9 @@ func TestNodeClaimAdmission(t *testing.T) {
 		napNode("aks-spot-c", func(n *nodepool.Node) { n.NodePool = "spot"; n.Labels[nodepool.LabelNodePool] = "spot" }),
 		{Name: "standalone-d"},
 		napNode("aks-default-e", func(n *nodepool.Node) { n.Uninitialized, n.ExpireAfter = true, "336h" }),
-		napNode("aks-default-f", func(n *nodepool.Node) { n.InstanceTerminating, n.MarkedForDeletion, n.ExpireAfter = true, true, nodepool.Never }),
+		napNode("aks-default-f", func(n *nodepool.Node) {
+			n.InstanceTerminating, n.MarkedForDeletion, n.ExpireAfter = true, true, nodepool.Never
+		}),
 	} {
 		t.Run(n.Name, func(t *testing.T) {
 			claim, node := NodeObjects(n)
