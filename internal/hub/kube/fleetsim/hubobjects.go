@@ -3,6 +3,7 @@ package fleetsim
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	apiextv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -60,6 +61,13 @@ func (s *Sim) syncHubObjects(ctx context.Context, c *kubetest.Cluster, hr fleet.
 		if err := c.InstallCRDs(crds...); err != nil {
 			return err
 		}
+	}
+	if !s.hubObjectsCleared {
+		// Objects another Sim wrote on this cluster (from another inventory).
+		if err := clearHubObjects(ctx, c, lists); err != nil {
+			return err
+		}
+		s.hubObjectsCleared = true
 	}
 	groups, err := restmapper.GetAPIGroupResources(disc)
 	if err != nil {
@@ -217,4 +225,35 @@ func hubObjectBody(o fleet.HubObject) (*unstructured.Unstructured, error) {
 		}
 	}
 	return obj, nil
+}
+
+// clearHubObjects deletes every object labelled HubObjectLabel, of every
+// listable kind the cluster serves (lists: its preferred resources), but
+// the namespaces: without a namespace controller one would never go (an
+// empty namespace another Sim left stays, labelled as it was).
+func clearHubObjects(ctx context.Context, c *kubetest.Cluster, lists []*metav1.APIResourceList) error {
+	sel := metav1.ListOptions{LabelSelector: HubObjectLabel + "=true"}
+	for _, l := range lists {
+		gv, err := schema.ParseGroupVersion(l.GroupVersion)
+		if err != nil {
+			continue
+		}
+		for _, r := range l.APIResources {
+			if strings.Contains(r.Name, "/") || !slices.Contains(r.Verbs, "list") || !slices.Contains(r.Verbs, "delete") ||
+				gv.Group == "" && r.Kind == "Namespace" {
+				continue
+			}
+			client := c.Dynamic.Resource(gv.WithResource(r.Name))
+			items, err := client.List(ctx, sel)
+			if err != nil {
+				continue // a kind that cannot be listed holds nothing of ours
+			}
+			for _, o := range items.Items {
+				if err := client.Namespace(o.GetNamespace()).Delete(ctx, o.GetName(), metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
+					return fmt.Errorf("fleetsim: deleting %s %s/%s: %w", r.Kind, o.GetNamespace(), o.GetName(), err)
+				}
+			}
+		}
+	}
+	return nil
 }

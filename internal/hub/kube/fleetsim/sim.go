@@ -63,6 +63,8 @@ type Sim struct {
 	sched *scheduler // nil until the hub cluster is started
 	// hubObjects are the hub-cluster objects the Sim wrote (syncHubObjects).
 	hubObjects map[fleet.ResourceID]schema.GroupVersionResource
+	// hubObjectsCleared: the objects another Sim left were deleted.
+	hubObjectsCleared bool
 
 	closeMu sync.Mutex
 	closed  bool
