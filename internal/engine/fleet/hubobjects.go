@@ -47,11 +47,15 @@ type ResourceID struct {
 }
 
 // GroupVersion is "group/version", or the version alone for the core group.
-func (r ResourceID) GroupVersion() string {
-	if r.Group == "" {
-		return r.Version
+func (r ResourceID) GroupVersion() string { return GroupVersion(r.Group, r.Version) }
+
+// GroupVersion is "group/version", or the version alone for the core group
+// (an apiVersion).
+func GroupVersion(group, version string) string {
+	if group == "" {
+		return version
 	}
-	return r.Group + "/" + r.Version
+	return group + "/" + version
 }
 
 // String is the resource as kubectl names it, e.g. "apps/v1 Deployment web/api"

@@ -110,20 +110,12 @@ func (r ImageRefresh) String() string {
 	if r.Overdue {
 		when, age = "now", "is over 90 days old (since "+when+")"
 	}
-	drift := "drift"
+	nodes := "nodes drift"
 	if len(r.Nodes) == 1 {
-		drift = "drifts"
+		nodes = "node drifts"
 	}
-	return fmt.Sprintf("%s · node image refresh (AKS): %s %s; %d %s %s, replaced at the Drifted allowance even outside maintenance windows",
-		when, r.Image, age, len(r.Nodes), plural(len(r.Nodes), "node"), drift)
-}
-
-// plural is noun, with an s unless n is 1.
-func plural(n int, noun string) string {
-	if n == 1 {
-		return noun
-	}
-	return noun + "s"
+	return fmt.Sprintf("%s · node image refresh (AKS): %s %s; %d %s, replaced at the Drifted allowance even outside maintenance windows",
+		when, r.Image, age, len(r.Nodes), nodes)
 }
 
 // TimelineLines is the preview's timeline: the windows (MergeReasons) and the

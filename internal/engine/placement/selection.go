@@ -105,7 +105,7 @@ func SelectResources(selectors []ResourceSelector, hub fleet.HubResources) Selec
 				fix = "Leave group out: the core group (Namespace, ConfigMap, …) is \"\"."
 			}
 			return refused(len(selectors), field.Error{Path: p.Child("kind"), Rule: fmt.Sprintf("the hub cluster serves no kind %q in version %q",
-				rs.Kind, groupVersion(rs.Group, rs.Version)), Fix: fix})
+				rs.Kind, fleet.GroupVersion(rs.Group, rs.Version)), Fix: fix})
 		}
 		if api.Namespaced {
 			return refused(len(selectors), field.Error{Path: p.Child("kind"), Rule: fmt.Sprintf("%s is namespace-scoped: a cluster resource placement selects "+
@@ -204,13 +204,6 @@ func findAPI(apis []fleet.APIResource, rs ResourceSelector) (fleet.APIResource, 
 	return apis[i], true
 }
 
-func groupVersion(group, version string) string {
-	if group == "" {
-		return version
-	}
-	return group + "/" + version
-}
-
 // applyOrder ranks kinds as Fleet sorts selected resources (by kind name
 // alone): the kinds others depend on first.
 var applyOrder = []string{"PriorityClass", "Namespace", "NetworkPolicy", "ResourceQuota", "LimitRange", "PodDisruptionBudget",
@@ -265,7 +258,7 @@ func SelectionWarnings(selectors []ResourceSelector, s Selection) []field.Warnin
 		if i >= len(s.PerSelector) || s.PerSelector[i] > 0 {
 			continue
 		}
-		what := "no " + groupVersion(rs.Group, rs.Version) + " " + rs.Kind
+		what := "no " + fleet.GroupVersion(rs.Group, rs.Version) + " " + rs.Kind
 		switch {
 		case rs.Name != "":
 			what += " named " + rs.Name

@@ -16,7 +16,9 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/containerservice/armcontainerservice/v6"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
@@ -181,7 +183,9 @@ func newKubeCluster(what, member string, cfg *rest.Config) (*kubeCluster, error)
 	if err != nil {
 		return nil, &hub.ClusterError{Cluster: what, Problem: "its client cannot be configured: " + err.Error(), Fix: "check its kubeconfig"}
 	}
-	return &kubeCluster{what: what, member: member, host: cfg.Host, dyn: dyn, disc: disc}, nil
+	// Discovery once per provider process (each Terraform command configures
+	// its own): a plan's placements read the kinds the hub serves once.
+	return &kubeCluster{what: what, member: member, host: cfg.Host, dyn: dyn, disc: memory.NewMemCacheClient(disc)}, nil
 }
 
 // explicitConfig loads a kubeconfig given in the configuration.
@@ -228,6 +232,9 @@ func expandHome(p string) (string, error) {
 func (kc *kubeCluster) servesNodePools() error {
 	kc.once.Do(func() {
 		_, err := kc.disc.ServerResourcesForGroupVersion("karpenter.sh/v1")
+		if errors.Is(err, memory.ErrCacheNotFound) { // the cache says the group is not served
+			err = apierrors.NewNotFound(schema.GroupResource{Group: "karpenter.sh"}, "v1")
+		}
 		if err != nil && !apierrors.IsNotFound(err) {
 			kc.napErr = kc.fail("discovering its APIs", err)
 			return

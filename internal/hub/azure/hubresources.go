@@ -24,11 +24,12 @@ const EnvelopeAnnotation = "kubernetes-fleet.io/envelope-configmap"
 
 // HubResources reads from the hub cluster what the selectors may select
 // (designs/placement.md §9): the kinds it serves (discovery, each group in
-// its preferred version) and, for each selector of a cluster-scoped kind
-// it serves, the objects of that kind — the one named, or those its label
-// selector matches, or all — and for a Namespace every listable object of
-// every namespaced kind in it. Each object is read once; more than
-// hub.MaxHubObjects is an error.
+// its preferred version, once per provider process) and, for each selector
+// of a cluster-scoped kind it serves, the objects of that kind — the one
+// named, or those its label selector matches, or all — and for the selected
+// Namespaces every listable object of every namespaced kind in them, one
+// LIST per kind. Each object is read once; more than hub.MaxHubObjects is
+// an error.
 func (h *Hub) HubResources(ctx context.Context, selectors []placement.ResourceSelector) (fleet.HubResources, error) {
 	kc, err := h.clusters.hubCluster(ctx)
 	if err != nil {
@@ -55,6 +56,7 @@ func (h *Hub) HubResources(ctx context.Context, selectors []placement.ResourceSe
 		}
 	}
 	seen := map[fleet.ResourceID]bool{}
+	namespaces := map[string]bool{} // the selected namespaces whose objects come with them
 	add := func(items []unstructured.Unstructured) error {
 		for i := range items {
 			o := hubObjectFrom(&items[i])
@@ -100,18 +102,31 @@ func (h *Hub) HubResources(ctx context.Context, selectors []placement.ResourceSe
 			if ns.GetDeletionTimestamp() != nil || placement.ReservedNamespace(ns.GetName()) {
 				continue // brings nothing, or refused whatever it holds
 			}
-			for api, gvr := range gvrs {
-				if !api.Namespaced {
-					continue
-				}
-				objs, err := listPages(ctx, kc, gvr, ns.GetName(), metav1.ListOptions{})
-				if err != nil {
-					return fleet.HubResources{}, err
-				}
-				if err := add(objs); err != nil {
-					return fleet.HubResources{}, err
-				}
-			}
+			namespaces[ns.GetName()] = true
+		}
+	}
+	if len(namespaces) == 0 {
+		return out, nil
+	}
+	// One LIST per namespaced kind: in the namespace when there is one, else
+	// across namespaces, keeping the objects in the selected ones.
+	in := ""
+	if len(namespaces) == 1 {
+		for ns := range namespaces {
+			in = ns
+		}
+	}
+	for _, api := range out.APIs {
+		if !api.Namespaced {
+			continue
+		}
+		objs, err := listPages(ctx, kc, gvrs[api], in, metav1.ListOptions{})
+		if err != nil {
+			return fleet.HubResources{}, err
+		}
+		objs = slices.DeleteFunc(objs, func(o unstructured.Unstructured) bool { return !namespaces[o.GetNamespace()] })
+		if err := add(objs); err != nil {
+			return fleet.HubResources{}, err
 		}
 	}
 	return out, nil
@@ -124,7 +139,14 @@ func listPages(ctx context.Context, kc *kubeCluster, gvr schema.GroupVersionReso
 	for {
 		list, err := kc.dyn.Resource(gvr).Namespace(namespace).List(ctx, opts)
 		if err != nil {
-			return nil, kc.fail("listing "+gvr.Resource+" "+namespace, err)
+			what := "listing " + gvr.Resource
+			if namespace != "" {
+				what += " in " + namespace
+			}
+			if opts.LabelSelector != "" {
+				what += " " + opts.LabelSelector
+			}
+			return nil, kc.fail(what, err)
 		}
 		out = append(out, list.Items...)
 		if opts.Continue = list.GetContinue(); opts.Continue == "" {

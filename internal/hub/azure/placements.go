@@ -202,18 +202,7 @@ func meta(obj *unstructured.Unstructured) hub.Meta {
 
 // listAll lists the objects of a resource with the labels, every page.
 func listAll(ctx context.Context, kc *kubeCluster, gvr schema.GroupVersionResource, sel labels.Set) ([]unstructured.Unstructured, error) {
-	var out []unstructured.Unstructured
-	opts := metav1.ListOptions{LabelSelector: sel.String(), Limit: memberClusterPage}
-	for {
-		list, err := kc.dyn.Resource(gvr).List(ctx, opts)
-		if err != nil {
-			return nil, kc.fail("listing "+gvr.Resource+" "+sel.String(), err)
-		}
-		out = append(out, list.Items...)
-		if opts.Continue = list.GetContinue(); opts.Continue == "" {
-			return out, nil
-		}
-	}
+	return listPages(ctx, kc, gvr, "", metav1.ListOptions{LabelSelector: sel.String()})
 }
 
 // writeSpec creates or updates an object's spec under the precondition: a
