@@ -27,6 +27,10 @@ type HubObject struct {
 	Deleting bool
 	// Owned is true when the object has ownerReferences.
 	Owned bool
+	// Content stands for what the object says beyond its identity and
+	// labels (its data or spec): a change of it is a change of the
+	// resource Fleet rolls out.
+	Content string
 	// SecretType is a Secret's type ("" for other kinds).
 	SecretType string
 	// Envelope is true for a ConfigMap that carries other objects (the

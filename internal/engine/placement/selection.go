@@ -2,7 +2,10 @@ package placement
 
 import (
 	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -31,6 +34,10 @@ type Selection struct {
 	// the objects each carries, which Fleet copies in its place.
 	Envelopes int
 	Contents  map[ResourceID][]ResourceID
+	// Digest identifies what the selected resources say (identity, labels
+	// and content, envelopes with what they carry): Fleet takes a new
+	// resource snapshot — and rolls it out — when it changes.
+	Digest string
 	// Error is why Fleet refuses the selectors (its condition
 	// ClusterResourcePlacementScheduled False with reason
 	// InvalidResourceSelectors); nil when it does not.
@@ -86,6 +93,7 @@ func ReservedNamespace(name string) bool {
 func SelectResources(selectors []ResourceSelector, hub fleet.HubResources) Selection {
 	s := Selection{PerSelector: make([]int, len(selectors))}
 	seen := map[ResourceID]int{} // by the selector that selected it
+	says := map[ResourceID]string{}
 	services := map[[2]string]bool{}
 	for _, o := range hub.Objects {
 		if o.Group == "" && o.Kind == "Service" {
@@ -158,6 +166,7 @@ func SelectResources(selectors []ResourceSelector, hub fleet.HubResources) Selec
 						Fix: "Select each resource once."})
 				}
 				seen[id] = i
+				says[id] = objectDigest(n)
 				s.Resources = append(s.Resources, id)
 				s.PerSelector[i]++
 				if n.Envelope {
@@ -184,7 +193,26 @@ func SelectResources(selectors []ResourceSelector, hub fleet.HubResources) Selec
 		}
 	}
 	slices.SortFunc(s.Resources, compareResources)
+	h := sha256.New()
+	for _, id := range s.Resources {
+		fmt.Fprintf(h, "%s\x00%s\x00", id, says[id])
+	}
+	s.Digest = hex.EncodeToString(h.Sum(nil)[:12])
 	return s
+}
+
+// objectDigest is what an object says besides its identity.
+func objectDigest(o fleet.HubObject) string {
+	keys := slices.Sorted(maps.Keys(o.Labels))
+	var b strings.Builder
+	for _, k := range keys {
+		fmt.Fprintf(&b, "%s=%s,", k, o.Labels[k])
+	}
+	fmt.Fprintf(&b, "|%s|", o.Content)
+	for _, c := range o.Contents {
+		fmt.Fprintf(&b, "%s;", c)
+	}
+	return b.String()
 }
 
 // refused is the selection Fleet refuses: the error alone (Fleet leaves

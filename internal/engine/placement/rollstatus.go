@@ -1,0 +1,297 @@
+package placement
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// A placement's status as Fleet reports it (designs/placement.md §11):
+// per cluster and for the placement, the conditions of the v1 API in their
+// order, with Fleet's reasons and messages.
+
+// Condition types of a ClusterResourcePlacement (placement level) and of
+// each cluster's placement status, in the order Fleet sets them.
+const (
+	CondScheduled        = "ClusterResourcePlacementScheduled"
+	CondRolloutStarted   = "ClusterResourcePlacementRolloutStarted"
+	CondOverridden       = "ClusterResourcePlacementOverridden"
+	CondWorkSynchronized = "ClusterResourcePlacementWorkSynchronized"
+	CondApplied          = "ClusterResourcePlacementApplied"
+	CondAvailable        = "ClusterResourcePlacementAvailable"
+
+	ClusterScheduled        = "Scheduled"
+	ClusterRolloutStarted   = "RolloutStarted"
+	ClusterOverridden       = "Overridden"
+	ClusterWorkSynchronized = "WorkSynchronized"
+	ClusterApplied          = "Applied"
+	ClusterAvailable        = "Available"
+
+	StatusTrue    = "True"
+	StatusFalse   = "False"
+	StatusUnknown = "Unknown"
+
+	// ReasonInvalidResourceSelectors is the Scheduled condition's reason
+	// when Fleet refuses the resource selectors.
+	ReasonInvalidResourceSelectors = "InvalidResourceSelectors"
+	// MaxFailedPlacements is how many failed resources Fleet lists per cluster.
+	MaxFailedPlacements = 100
+)
+
+// resourceConditions pairs each cluster condition type with its placement-level type.
+var resourceConditions = [][2]string{
+	{ClusterRolloutStarted, CondRolloutStarted}, {ClusterOverridden, CondOverridden},
+	{ClusterWorkSynchronized, CondWorkSynchronized}, {ClusterApplied, CondApplied}, {ClusterAvailable, CondAvailable},
+}
+
+// Condition is a status condition without its times.
+type Condition struct {
+	Type    string `json:"type"`
+	Status  string `json:"status"`
+	Reason  string `json:"reason"`
+	Message string `json:"message"`
+}
+
+// FailedPlacement is a resource that failed on a cluster, with why.
+type FailedPlacement struct {
+	ResourceID
+	// Envelope is the envelope ConfigMap ("namespace/name") that carries
+	// it; "" when it is selected itself.
+	Envelope  string    `json:"envelope"`
+	Condition Condition `json:"condition"`
+}
+
+// ClusterStatus is one selected cluster's placement status.
+type ClusterStatus struct {
+	Cluster          string            `json:"cluster"`
+	Conditions       []Condition       `json:"conditions"`
+	FailedPlacements []FailedPlacement `json:"failed_placements"`
+}
+
+// PlacementRolloutStatus is the rollout part of a placement's status at an
+// instant: every selected cluster's conditions, and the placement's
+// resource conditions that follow its Scheduled one.
+type PlacementRolloutStatus struct {
+	Clusters   []ClusterStatus
+	Conditions []Condition
+}
+
+// ScheduledMessage is the message of a selected cluster's Scheduled
+// condition, as Fleet's scheduler words its decision.
+func ScheduledMessage(p Policy, d Decision) string {
+	if p.PlacementType == PickN {
+		return fmt.Sprintf("Successfully scheduled resources for placement in %s (affinity score: %d, topology spread score: %d): picked by scheduling policy",
+			d.ClusterName, d.AffinityScore, d.TopologySpreadScore)
+	}
+	return fmt.Sprintf("Successfully scheduled resources for placement in %s: picked by scheduling policy", d.ClusterName)
+}
+
+// RolloutStatus is the status at in.Now of a placement named name whose
+// bindings are in.Bindings (the batches due by then applied), given what
+// is left of the rollout (plan, from PlanRollout at in.Now). Decisions give
+// each selected cluster's scores; selected are the resources applied.
+func RolloutStatus(name string, in RolloutInput, plan RolloutPlan, decisions []Decision, selected Selection) PlacementRolloutStatus {
+	spec := WithDefaults(in.Spec)
+	scores := map[string]Decision{}
+	for _, d := range decisions {
+		if d.Selected {
+			scores[d.ClusterName] = d
+		}
+	}
+	var out PlacementRolloutStatus
+	bs := slices.Clone(in.Bindings)
+	slices.SortFunc(bs, func(a, b Binding) int { return strings.Compare(a.Cluster, b.Cluster) })
+	for _, b := range bs {
+		d, ok := scores[b.Cluster]
+		if !ok {
+			d = Decision{ClusterName: b.Cluster}
+		}
+		cs := ClusterStatus{Cluster: b.Cluster, Conditions: []Condition{{Type: ClusterScheduled, Status: StatusTrue, Reason: "Scheduled",
+			Message: ScheduledMessage(spec.Policy, d)}}}
+		switch {
+		case b.Index < in.Latest && plan.External:
+			cs.Conditions = append(cs.Conditions, Condition{Type: ClusterRolloutStarted, Status: StatusUnknown, Reason: "RolloutStartedUnknown",
+				Message: "In the process of deciding whether to roll out the latest resources or not"})
+		case b.Index < in.Latest:
+			cs.Conditions = append(cs.Conditions, Condition{Type: ClusterRolloutStarted, Status: StatusFalse, Reason: "RolloutNotStartedYet",
+				Message: "The rollout is being blocked by the rollout strategy"})
+		default:
+			cs.Conditions = append(cs.Conditions,
+				Condition{Type: ClusterRolloutStarted, Status: StatusTrue, Reason: "RolloutStarted", Message: "Detected the new changes on the resources and started the rollout process"},
+				Condition{Type: ClusterOverridden, Status: StatusTrue, Reason: "NoOverrideSpecified", Message: "No override rules are configured for the selected resources"},
+				Condition{Type: ClusterWorkSynchronized, Status: StatusTrue, Reason: "AllWorkSynced", Message: "All of the works are synchronized to the latest"})
+			if b.Failed {
+				cs.Conditions = append(cs.Conditions, Condition{Type: ClusterApplied, Status: StatusFalse, Reason: "NotAllWorkHaveBeenApplied",
+					Message: fmt.Sprintf("Work object %s-work is not applied", name)})
+				cs.FailedPlacements = failedPlacements(selected, in.Failing[b.Cluster])
+				break
+			}
+			cs.Conditions = append(cs.Conditions, Condition{Type: ClusterApplied, Status: StatusTrue, Reason: "AllWorkHaveBeenApplied",
+				Message: "All corresponding work objects are applied"})
+			if in.Untracked {
+				cs.Conditions = append(cs.Conditions, Condition{Type: ClusterAvailable, Status: StatusTrue, Reason: "WorkNotTrackable",
+					Message: fmt.Sprintf("The availability of work object %s-work is not trackable", name)})
+			} else {
+				cs.Conditions = append(cs.Conditions, Condition{Type: ClusterAvailable, Status: StatusTrue, Reason: "AllWorkAreAvailable",
+					Message: "All corresponding work objects are available"})
+			}
+		}
+		out.Clusters = append(out.Clusters, cs)
+	}
+	if len(out.Clusters) == 0 {
+		return out // only the Scheduled condition
+	}
+	for _, pair := range resourceConditions {
+		var trueN, falseN, unknownN int
+		for _, cs := range out.Clusters {
+			switch status(cs.Conditions, pair[0]) {
+			case StatusTrue:
+				trueN++
+			case StatusFalse:
+				falseN++
+			default:
+				unknownN++
+			}
+		}
+		c := placementCondition(pair[1], trueN, falseN, unknownN, plan.External)
+		out.Conditions = append(out.Conditions, c)
+		if c.Status != StatusTrue {
+			break // Fleet removes the conditions after one not True
+		}
+	}
+	return out
+}
+
+func status(cs []Condition, t string) string {
+	for _, c := range cs {
+		if c.Type == t {
+			return c.Status
+		}
+	}
+	return StatusUnknown
+}
+
+// placementCondition aggregates the clusters' conditions of one type as
+// Fleet does: Unknown if any is, else False if any is, else True.
+func placementCondition(t string, trueN, falseN, unknownN int, external bool) Condition {
+	type texts struct{ reason, msg string }
+	var tr, fa, un texts
+	switch t {
+	case CondRolloutStarted:
+		tr = texts{"RolloutStarted", "All %d cluster(s) start rolling out the latest resource"}
+		fa = texts{"RolloutNotStartedYet", "The rollout is being blocked by the rollout strategy in %d cluster(s)"}
+		un = texts{"RolloutStartedUnknown", "There are still %d cluster(s) in the process of deciding whether to roll out the latest resources or not"}
+		if external {
+			un = texts{"RolloutControlledByExternalController", "Rollout is controlled by an external controller and different resource snapshot versions are observed across clusters"}
+		}
+	case CondOverridden:
+		tr = texts{"NoOverrideSpecified", "No override rules are configured for the selected resources"}
+		fa = texts{"OverriddenFailed", "Failed to override resources in %d cluster(s)"}
+		un = texts{"OverriddenPending", "There are still %d cluster(s) in the process of overriding the selected resources if there is any override defined"}
+	case CondWorkSynchronized:
+		tr = texts{"WorkSynchronized", "Works(s) are succcesfully created or updated in %d target cluster(s)' namespaces"}
+		fa = texts{"WorkNotSynchronizedYet", "There are %d cluster(s) which have not finished creating or updating work(s) yet"}
+		un = texts{"WorkSynchronizedUnknown", "There are still %d cluster(s) in the process of creating or updating the work object(s) in the hub cluster"}
+	case CondApplied:
+		tr = texts{"ApplySucceeded", "The selected resources are successfully applied to %d cluster(s)"}
+		fa = texts{"ApplyFailed", "Failed to apply resources to %d cluster(s), please check the `failedPlacements` status"}
+		un = texts{"ApplyPending", "There are still %d cluster(s) in the process of applying the resources on the member cluster"}
+	case CondAvailable:
+		tr = texts{"ResourceAvailable", "The selected resources in %d cluster(s) are available now"}
+		fa = texts{"ResourceNotAvailableYet", "The selected resources in %d cluster(s) are still not available yet"}
+		un = texts{"ResourceAvailableUnknown", "There are still %d cluster(s) in the process of checking the availability of the selected resources"}
+	}
+	format := func(t texts, n int) string {
+		if strings.Contains(t.msg, "%d") {
+			return fmt.Sprintf(t.msg, n)
+		}
+		return t.msg
+	}
+	switch {
+	case unknownN > 0:
+		return Condition{Type: t, Status: StatusUnknown, Reason: un.reason, Message: format(un, unknownN)}
+	case falseN > 0:
+		return Condition{Type: t, Status: StatusFalse, Reason: fa.reason, Message: format(fa, falseN)}
+	}
+	return Condition{Type: t, Status: StatusTrue, Reason: tr.reason, Message: format(tr, trueN)}
+}
+
+// failedPlacements are the resources a cluster failed to apply: each
+// selected resource (an envelope's objects in its place), at most
+// MaxFailedPlacements.
+func failedPlacements(s Selection, why string) []FailedPlacement {
+	var out []FailedPlacement
+	add := func(id ResourceID, envelope string) bool {
+		if len(out) == MaxFailedPlacements {
+			return false
+		}
+		out = append(out, FailedPlacement{ResourceID: id, Envelope: envelope,
+			Condition: Condition{Type: ClusterApplied, Status: StatusFalse, Reason: "FailedToApply", Message: why}})
+		return true
+	}
+	for _, id := range s.Resources {
+		if contents, ok := s.Contents[id]; ok {
+			for _, c := range contents {
+				if !add(c, id.Namespace+"/"+id.Name) {
+					return out
+				}
+			}
+			continue
+		}
+		if !add(id, "") {
+			return out
+		}
+	}
+	return out
+}
+
+// Untracked tells whether Fleet cannot track the availability of a selected
+// resource (an envelope's objects in its place): the rollout then waits
+// unavailable_period_seconds after a cluster applied before it counts the
+// cluster available (its work applier's availability tracker).
+func Untracked(s Selection) bool {
+	for _, id := range s.Resources {
+		if contents, ok := s.Contents[id]; ok {
+			if slices.ContainsFunc(contents, untrackedKind) {
+				return true
+			}
+			continue
+		}
+		if untrackedKind(id) {
+			return true
+		}
+	}
+	return false
+}
+
+// trackedKinds are the kinds whose availability Fleet's work applier knows:
+// data it takes as available once applied, and workloads it watches.
+var trackedKinds = map[string][]string{
+	"":                          {"Namespace", "Secret", "ConfigMap", "ServiceAccount", "LimitRange", "ResourceQuota", "Service"},
+	"rbac.authorization.k8s.io": {"Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding"},
+	"networking.k8s.io":         {"NetworkPolicy", "IngressClass"},
+	"storage.k8s.io":            {"CSIDriver", "CSINode", "StorageClass", "CSIStorageCapacity"},
+	"apps":                      {"ControllerRevision", "Deployment", "StatefulSet", "DaemonSet"},
+	"scheduling.k8s.io":         {"PriorityClass"},
+	"apiextensions.k8s.io":      {"CustomResourceDefinition"},
+	"policy":                    {"PodDisruptionBudget"},
+}
+
+func untrackedKind(id ResourceID) bool {
+	return !slices.Contains(trackedKinds[id.Group], id.Kind)
+}
+
+// RolloutNote says in a line where a rollout stands at now, for the
+// status: done, waiting for the next batch, blocked, or external.
+func RolloutNote(plan RolloutPlan, now time.Time) string {
+	switch {
+	case plan.External:
+		return "waiting for an external rollout (strategy External)"
+	case len(plan.Blocked) > 0:
+		return fmt.Sprintf("blocked: %d cluster(s) cannot be updated while failed clusters keep more than max_unavailable (%d) unavailable", len(plan.Blocked), plan.MaxUnavailable)
+	case len(plan.Batches) > 0:
+		return fmt.Sprintf("next batch of %d at %s", len(plan.Batches[0].Clusters), plan.Batches[0].At.UTC().Format(time.RFC3339))
+	}
+	return ""
+}
