@@ -188,8 +188,27 @@ type PlacementStatus struct {
 	// Fulfilled tells whether the scheduler found every cluster requested.
 	Fulfilled bool
 	// Message explains an unfulfilled policy; empty when fulfilled.
-	Message    string
+	Message string
+	// Conditions are the placement's: ClusterResourcePlacementScheduled,
+	// then the resource conditions of its rollout (designs/placement.md §11).
 	Conditions []Condition
+	// SelectedResources are the resources the placement selected, in the
+	// order Fleet's status lists them.
+	SelectedResources []fleet.ResourceID
+	// Clusters are the selected clusters' placement statuses, by name.
+	Clusters []placement.ClusterStatus
+	// Rollout is where the rollout of the latest resources stands
+	// (placement.RolloutNote); empty when it is done or unknown.
+	Rollout string
+	// ResourceIndex is the latest resource snapshot's index and
+	// ResourceDigest what its resources say (placement.Selection.Digest);
+	// Bindings are the bindings as the rollout controller sees them. The
+	// preview of a change plans its rollout from them; nil when the hub
+	// cannot say, and the preview takes every selected cluster as
+	// available on the latest snapshot.
+	ResourceIndex  int
+	ResourceDigest string
+	Bindings       []placement.Binding
 }
 
 // UpdateStrategy is a fleets/updateStrategies resource.

@@ -217,4 +217,7 @@ type NAPNode struct {
 type Failures struct {
 	// Upgrade, when set, makes every upgrade of this cluster fail with this message.
 	Upgrade string
+	// Placement, when set, makes the cluster fail to apply what placements
+	// roll out to it, with this message.
+	Placement string
 }

@@ -2,8 +2,11 @@ package placement
 
 import (
 	"slices"
+
 	"strings"
 	"time"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 )
 
 // The rollout of a resource change (designs/placement.md §10): how Fleet's
@@ -14,14 +17,14 @@ import (
 
 // Binding is one selected cluster's binding as the rollout controller sees it.
 type Binding struct {
-	Cluster string
+	Cluster string `json:"cluster"`
 	// Index is the resource snapshot the binding carries; -1 for a binding
 	// the scheduler created that the rollout has not bound yet (Scheduled).
-	Index int
+	Index int `json:"resource_index"`
 	// AppliedAt is when the member cluster applied Index (zero: not yet).
-	AppliedAt time.Time
+	AppliedAt time.Time `json:"applied_at"`
 	// Failed tells that applying Index failed on the cluster.
-	Failed bool
+	Failed bool `json:"failed,omitempty"`
 }
 
 // RolloutInput is what the rollout controller decides from.
@@ -198,4 +201,125 @@ func PlanRollout(in RolloutInput) RolloutPlan {
 		}
 	}
 	return out
+}
+
+// RolloutState is a placement's rollout as a hub keeps it: the latest
+// resource snapshot and each selected cluster's binding, as of At.
+type RolloutState struct {
+	// Index is the latest resource snapshot's index, Digest what its
+	// resources say (Selection.Digest): a new digest is a new snapshot.
+	// Untracked: Fleet cannot track the availability of one of them.
+	Index     int       `json:"resource_index"`
+	Digest    string    `json:"resource_digest"`
+	Untracked bool      `json:"untracked"`
+	Bindings  []Binding `json:"bindings"`
+	At        time.Time `json:"at"`
+}
+
+// RolledOut tells whether the rollout has nothing left to do for the
+// resources as selected now (sel): every binding on the latest snapshot,
+// none failed, the snapshot current.
+func (s *RolloutState) RolledOut(sel Selection) bool {
+	if s == nil || sel.Error == nil && sel.Digest != s.Digest {
+		return false
+	}
+	return !slices.ContainsFunc(s.Bindings, func(b Binding) bool { return b.Index != s.Index || b.Failed })
+}
+
+// RolloutStep is a rollout brought to an instant: the state to keep, the
+// status to report, what is left of it and the selection it rolls out.
+type RolloutStep struct {
+	State     RolloutState
+	Status    PlacementRolloutStatus
+	Plan      RolloutPlan
+	Selection Selection
+}
+
+// PlacementFailures are the clusters a fleet makes fail to apply what
+// placements roll out (fleet.Failures.Placement), with the message.
+func PlacementFailures(f *fleet.Fleet) map[string]string {
+	out := map[string]string{}
+	for _, c := range f.Clusters {
+		if c.Failures.Placement != "" {
+			out[c.Name] = c.Failures.Placement
+		}
+	}
+	return out
+}
+
+// AdvanceRollout brings the rollout of the placement name (spec, with the
+// clusters selected and the scheduler's decisions) from prev to now, as
+// Fleet's controllers would have moved it meanwhile: it replays the batches
+// due since prev.At, takes the clusters selected now (a new one unbound, a
+// released one gone), starts a new resource snapshot when the resources
+// selected on the fleet's hub cluster say something else, lets a cluster
+// whose injected failure is gone apply again, and plays the batches due at
+// once. Without prev (nil) the clusters selected start on snapshot 0:
+// unbound when fresh (a new placement), applied long ago when not (a
+// placement a hub kept before it kept rollouts).
+func AdvanceRollout(name string, spec Spec, prev *RolloutState, fresh bool, selected []string, decisions []Decision, f *fleet.Fleet, now time.Time) RolloutStep {
+	sel := SelectResources(spec.ResourceSelectors, f.Hub)
+	failing := PlacementFailures(f)
+	var st RolloutState
+	if prev != nil {
+		st = *prev
+		st.Bindings = slices.Clone(prev.Bindings)
+	} else {
+		st = RolloutState{Digest: sel.Digest, Untracked: Untracked(sel), At: now}
+		for _, c := range selected {
+			b := Binding{Cluster: c, Index: -1}
+			if !fresh {
+				b.Index, b.AppliedAt = 0, time.Unix(0, 0).UTC()
+			}
+			st.Bindings = append(st.Bindings, b)
+		}
+	}
+	in := RolloutInput{Spec: spec, Latest: st.Index, Failing: failing, Untracked: st.Untracked}
+	// play replays from the instant from, applies the batches due by now
+	// and returns what is left.
+	play := func(from time.Time) RolloutPlan {
+		in.Bindings, in.Now = st.Bindings, from
+		plan := PlanRollout(in)
+		left := plan
+		left.Batches = nil
+		for _, b := range plan.Batches {
+			if b.At.After(now) {
+				left.Batches = append(left.Batches, b)
+				continue
+			}
+			for _, c := range b.Clusters {
+				i := slices.IndexFunc(st.Bindings, func(x Binding) bool { return x.Cluster == c })
+				_, failed := failing[c]
+				st.Bindings[i] = Binding{Cluster: c, Index: st.Index, AppliedAt: b.At, Failed: failed}
+			}
+		}
+		return left
+	}
+	if st.At.Before(now) {
+		play(st.At)
+	}
+	held := map[string]bool{}
+	st.Bindings = slices.DeleteFunc(st.Bindings, func(b Binding) bool {
+		held[b.Cluster] = true
+		return !slices.Contains(selected, b.Cluster)
+	})
+	for _, c := range selected {
+		if !held[c] {
+			st.Bindings = append(st.Bindings, Binding{Cluster: c, Index: -1})
+		}
+	}
+	slices.SortFunc(st.Bindings, func(a, b Binding) int { return strings.Compare(a.Cluster, b.Cluster) })
+	if sel.Error == nil && sel.Digest != st.Digest {
+		st.Index, st.Digest, st.Untracked = st.Index+1, sel.Digest, Untracked(sel)
+		in.Latest, in.Untracked = st.Index, st.Untracked
+	}
+	for i, b := range st.Bindings { // a failure no longer injected: it applies again
+		if _, still := failing[b.Cluster]; b.Failed && !still {
+			st.Bindings[i].Failed, st.Bindings[i].AppliedAt = false, now
+		}
+	}
+	plan := play(now)
+	st.At = now
+	in.Bindings, in.Now = st.Bindings, now
+	return RolloutStep{State: st, Plan: plan, Selection: sel, Status: RolloutStatus(name, in, plan, decisions, sel)}
 }

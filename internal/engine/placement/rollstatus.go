@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
 )
 
 // A placement's status as Fleet reports it (designs/placement.md §11):
@@ -51,11 +53,40 @@ type Condition struct {
 	Status  string `json:"status"`
 	Reason  string `json:"reason"`
 	Message string `json:"message"`
+	// LastTransitionTime is set by the hub that reports the condition
+	// (Transitioned); RolloutStatus leaves it zero.
+	LastTransitionTime time.Time `json:"last_transition_time"`
+}
+
+// Transitioned sets the transition time of each condition of cs: the
+// previous condition's of its type when the status is unchanged, else now
+// (as metav1's SetStatusCondition).
+func Transitioned(cs, prev []Condition, now time.Time) {
+	for i := range cs {
+		cs[i].LastTransitionTime = now
+		for _, p := range prev {
+			if p.Type == cs[i].Type && p.Status == cs[i].Status && !p.LastTransitionTime.IsZero() {
+				cs[i].LastTransitionTime = p.LastTransitionTime
+			}
+		}
+	}
+}
+
+// TransitionedClusters is Transitioned for every cluster's conditions, the
+// previous ones found by cluster name.
+func TransitionedClusters(cs, prev []ClusterStatus, now time.Time) {
+	for i := range cs {
+		var before []Condition
+		if j := slices.IndexFunc(prev, func(p ClusterStatus) bool { return p.Cluster == cs[i].Cluster }); j >= 0 {
+			before = prev[j].Conditions
+		}
+		Transitioned(cs[i].Conditions, before, now)
+	}
 }
 
 // FailedPlacement is a resource that failed on a cluster, with why.
 type FailedPlacement struct {
-	ResourceID
+	ResourceID `json:"resource"`
 	// Envelope is the envelope ConfigMap ("namespace/name") that carries
 	// it; "" when it is selected itself.
 	Envelope  string    `json:"envelope"`
@@ -75,6 +106,34 @@ type ClusterStatus struct {
 type PlacementRolloutStatus struct {
 	Clusters   []ClusterStatus
 	Conditions []Condition
+}
+
+// Reasons of the placement's Scheduled condition.
+const (
+	ReasonFulfilled   = "SchedulingPolicyFulfilled"
+	ReasonUnfulfilled = "SchedulingPolicyUnfulfilled"
+)
+
+// PlacementConditions are a placement's conditions as Fleet sets them:
+// ClusterResourcePlacementScheduled — True when the policy is fulfilled,
+// False with the cycle's message when not, False with reason
+// InvalidResourceSelectors when Fleet refuses the selectors (invalid, and
+// then nothing follows) — then the rollout's (step.Status.Conditions), each
+// keeping the transition time of prev's of its type while its status is
+// unchanged.
+func PlacementConditions(fulfilled bool, unfulfilled string, invalid *field.Error, rollout []Condition, prev []Condition, now time.Time) []Condition {
+	cs := []Condition{{Type: CondScheduled, Status: StatusTrue, Reason: ReasonFulfilled, Message: FulfilledMessage}}
+	switch {
+	case invalid != nil:
+		cs[0].Status, cs[0].Reason, cs[0].Message = StatusFalse, ReasonInvalidResourceSelectors, "The resource selectors are invalid: "+invalid.Rule
+	case !fulfilled:
+		cs[0].Status, cs[0].Reason, cs[0].Message = StatusFalse, ReasonUnfulfilled, unfulfilled
+	}
+	if invalid == nil {
+		cs = append(cs, rollout...)
+	}
+	Transitioned(cs, prev, now)
+	return cs
 }
 
 // ScheduledMessage is the message of a selected cluster's Scheduled
@@ -294,4 +353,28 @@ func RolloutNote(plan RolloutPlan, now time.Time) string {
 		return fmt.Sprintf("next batch of %d at %s", len(plan.Batches[0].Clusters), plan.Batches[0].At.UTC().Format(time.RFC3339))
 	}
 	return ""
+}
+
+// BindingsFromStatus are the bindings as a placement's status tells them,
+// for a hub that reads no more than Fleet's status: each cluster on the
+// resource index its status observes (indexes, -1: not bound), applied
+// when its Applied condition last changed, failed when that is False.
+func BindingsFromStatus(clusters []ClusterStatus, indexes []int) []Binding {
+	out := make([]Binding, 0, len(clusters))
+	for i, cs := range clusters {
+		b := Binding{Cluster: cs.Cluster, Index: -1}
+		if i < len(indexes) {
+			b.Index = indexes[i]
+		}
+		for _, c := range cs.Conditions {
+			if c.Type == ClusterApplied {
+				b.AppliedAt, b.Failed = c.LastTransitionTime, c.Status == StatusFalse
+			}
+		}
+		if b.Index >= 0 && b.AppliedAt.IsZero() {
+			b.AppliedAt = time.Unix(0, 0).UTC() // applied, time unknown: long ago
+		}
+		out = append(out, b)
+	}
+	return out
 }

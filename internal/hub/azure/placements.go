@@ -137,6 +137,20 @@ func placementFrom(ctx context.Context, kc *kubeCluster, obj *unstructured.Unstr
 	}
 	p := &hub.Placement{Meta: meta(obj), Spec: spec, Written: kube.WrittenPlacement(obj)}
 	p.Status.ObservedGeneration = st.ObservedGeneration
+	p.Status.SelectedResources, p.Status.Clusters, p.Status.ResourceIndex = st.SelectedResources, st.ClusterStatuses, st.ResourceIndex
+	if st.ResourceIndex >= 0 {
+		// Where the rollout stands, from the status alone (Fleet keeps the
+		// rest in its resource snapshots and bindings).
+		p.Status.Bindings = placement.BindingsFromStatus(st.ClusterStatuses, st.ClusterIndexes)
+		in := placement.RolloutInput{Spec: spec, Latest: st.ResourceIndex, Bindings: p.Status.Bindings, Now: time.Now().UTC(),
+			Untracked: placement.Untracked(placement.Selection{Resources: st.SelectedResources}), Failing: map[string]string{}}
+		for _, b := range p.Status.Bindings {
+			if b.Failed {
+				in.Failing[b.Cluster] = "failed"
+			}
+		}
+		p.Status.Rollout = placement.RolloutNote(placement.PlanRollout(in), in.Now)
+	}
 	for _, c := range st.Conditions {
 		p.Status.Conditions = append(p.Status.Conditions, hub.Condition(c))
 		if c.Type == kube.ConditionScheduled {

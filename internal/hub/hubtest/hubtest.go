@@ -65,6 +65,7 @@ func Run(t *testing.T, newHub func(t *testing.T) hub.Hub, without ...Feature) {
 		t.Run("placement recorded scores", func(t *testing.T) { testPlacementRecordedScores(t, newHub(t)) })
 		t.Run("placement binding states", func(t *testing.T) { testPlacementBindingStates(t, newHub(t)) })
 		t.Run("hub resources", func(t *testing.T) { testHubResources(t, newHub(t)) })
+		t.Run("placement rollout status", func(t *testing.T) { testPlacementRolloutStatus(t, newHub(t)) })
 	}
 }
 

@@ -159,3 +159,60 @@ func testHubResources(t *testing.T, h hub.Hub) {
 		t.Errorf("selecting every namespace: no error")
 	}
 }
+
+// testPlacementRolloutStatus: a placement reports what Fleet's controllers
+// report once its resources are on every cluster — the resources selected
+// (a namespace with its objects, in Fleet's order), snapshot 0, and for the
+// placement and each cluster the v1 conditions in their order, all True
+// (designs/placement.md §11).
+func testPlacementRolloutStatus(t *testing.T, h hub.Hub) {
+	ctx := context.Background()
+	f := fleetOf(t, h)
+	res, err := h.HubResources(ctx, []placement.ResourceSelector{{Version: "v1", Kind: "Namespace"}})
+	if err != nil {
+		t.Fatalf("HubResources: %v", err)
+	}
+	ns := ""
+	for _, o := range res.Objects {
+		if o.Kind == "Namespace" && o.Group == "" && !placement.ReservedNamespace(o.Name) {
+			ns = o.Name
+			break
+		}
+	}
+	if ns == "" {
+		t.Skip("the hub cluster has no namespace a placement may select")
+	}
+	const name = "hubtest-rollout-status"
+	spec := placement.Spec{Name: name, ResourceSelectors: []placement.ResourceSelector{{Version: "v1", Kind: "Namespace", Name: ns}},
+		Policy: placement.Policy{PlacementType: placement.PickFixed, ClusterNames: []string{f.Clusters[0].Name, f.Clusters[1].Name}}}
+	p, err := h.ApplyPlacement(ctx, hub.Placement{Meta: hub.Meta{Name: name}, Spec: spec}, hub.Precondition{IfNoneMatch: true})
+	if err != nil {
+		t.Fatalf("apply: %v", err)
+	}
+	t.Cleanup(func() { _ = h.DeletePlacement(ctx, name, hub.Precondition{}) })
+	if p, err = h.GetPlacement(ctx, name); err != nil {
+		t.Fatalf("get: %v", err)
+	}
+	want := placement.SelectResources(spec.ResourceSelectors, res)
+	equal(t, "selected resources", p.Status.SelectedResources, want.Resources)
+	equal(t, "resource index", p.Status.ResourceIndex, 0)
+	var types []string
+	for _, c := range p.Status.Conditions {
+		types = append(types, c.Type+"="+c.Status)
+	}
+	equal(t, "placement conditions", types, []string{"ClusterResourcePlacementScheduled=True", "ClusterResourcePlacementRolloutStarted=True",
+		"ClusterResourcePlacementOverridden=True", "ClusterResourcePlacementWorkSynchronized=True", "ClusterResourcePlacementApplied=True",
+		"ClusterResourcePlacementAvailable=True"})
+	var clusters []string
+	for _, cs := range p.Status.Clusters {
+		clusters = append(clusters, cs.Cluster)
+		types = nil
+		for _, c := range cs.Conditions {
+			types = append(types, c.Type+"="+c.Status)
+		}
+		equal(t, cs.Cluster+" conditions", types, []string{"Scheduled=True", "RolloutStarted=True", "Overridden=True", "WorkSynchronized=True",
+			"Applied=True", "Available=True"})
+	}
+	equal(t, "clusters with a status", clusters, p.Status.Selected)
+	equal(t, "rollout", p.Status.Rollout, "")
+}

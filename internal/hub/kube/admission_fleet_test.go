@@ -21,6 +21,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/dynamic"
 
+	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/selector"
 )
@@ -143,7 +144,18 @@ func TestPlacementAdmission(t *testing.T) {
 			st := PlacementStatus{ObservedGeneration: updated.GetGeneration(), Conditions: []Condition{
 				{Type: ConditionScheduled, Status: ConditionStatusFalse, Reason: ReasonUnfulfilled, Message: "could not find all clusters needed", LastTransitionTime: at},
 				{Type: "ClusterResourcePlacementRolloutStarted", Status: ConditionStatusUnknown, Reason: "RolloutStartedUnknown", LastTransitionTime: at.Add(time.Minute)},
-			}, Clusters: []string{"member-2", "member-1"}, Unscheduled: 1}
+			}, Clusters: []string{"member-2", "member-1"}, Unscheduled: 1, ResourceIndex: 1,
+				SelectedResources: []fleet.ResourceID{{Version: "v1", Kind: "Namespace", Name: "web"}, {Version: "v1", Kind: "ConfigMap", Namespace: "web", Name: "bundle"}},
+				ClusterStatuses: []placement.ClusterStatus{
+					{Cluster: "member-2", Conditions: []placement.Condition{
+						{Type: "Scheduled", Status: "True", Reason: "Scheduled", Message: "picked by scheduling policy", LastTransitionTime: at},
+						{Type: "RolloutStarted", Status: "False", Reason: "RolloutNotStartedYet", Message: "The rollout is being blocked by the rollout strategy", LastTransitionTime: at}}},
+					{Cluster: "member-1", Conditions: []placement.Condition{
+						{Type: "Scheduled", Status: "True", Reason: "Scheduled", Message: "picked by scheduling policy", LastTransitionTime: at},
+						{Type: "Applied", Status: "False", Reason: "NotAllWorkHaveBeenApplied", Message: "Work object web-work is not applied", LastTransitionTime: at}},
+						FailedPlacements: []placement.FailedPlacement{{ResourceID: fleet.ResourceID{Group: "batch", Version: "v1", Kind: "Job", Namespace: "web", Name: "migrate"},
+							Envelope: "web/bundle", Condition: placement.Condition{Type: "Applied", Status: "False", Reason: "FailedToApply", Message: "denied", LastTransitionTime: at}}}}},
+				ClusterIndexes: []int{0, 1}}
 			SetPlacementStatus(updated, st)
 			withStatus, err := placements.UpdateStatus(ctx, updated, metav1.UpdateOptions{})
 			if err != nil {

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"reflect"
 	"strconv"
+	"strings"
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/selector"
 )
@@ -186,6 +188,16 @@ type PlacementStatus struct {
 	// a PickN or PickFixed placement Fleet cannot fulfil, it lists one such
 	// entry for every cluster it could not find.
 	Unscheduled int
+	// ResourceIndex is status.observedResourceIndex: the latest resource
+	// snapshot's index; -1 when the status has none.
+	ResourceIndex int
+	// SelectedResources are status.selectedResources, in the order listed.
+	SelectedResources []fleet.ResourceID
+	// ClusterStatuses are the placementStatuses with a cluster name, each
+	// with its conditions and failedPlacements, in the order of Clusters;
+	// ClusterIndexes the observedResourceIndex of each (-1: none).
+	ClusterStatuses []placement.ClusterStatus
+	ClusterIndexes  []int
 }
 
 // PlacementStatusFrom reads the status of a ClusterResourcePlacement, as
@@ -211,14 +223,49 @@ func PlacementStatusFrom(obj *unstructured.Unstructured) (PlacementStatus, error
 			st.ObservedGeneration = c.ObservedGeneration
 		}
 	}
-	for _, ps := range w.PlacementStatuses {
+	st.ResourceIndex = index(w.ObservedResourceIndex)
+	for _, id := range w.SelectedResources {
+		st.SelectedResources = append(st.SelectedResources, fleet.ResourceID{Group: id.Group, Version: id.Version, Kind: id.Kind,
+			Namespace: id.Namespace, Name: id.Name})
+	}
+	for i, ps := range w.PlacementStatuses {
 		if ps.ClusterName == "" {
 			st.Unscheduled++
 			continue
 		}
 		st.Clusters = append(st.Clusters, ps.ClusterName)
+		path := "status.placementStatuses[" + strconv.Itoa(i) + "]"
+		cs := placement.ClusterStatus{Cluster: ps.ClusterName}
+		conds, err := r.conditions(path+".conditions", ps.Conditions)
+		if err != nil {
+			return PlacementStatus{}, err
+		}
+		cs.Conditions = mapSlice(conds, func(c Condition) placement.Condition { return placement.Condition(c) })
+		for j, f := range ps.FailedPlacements {
+			c, err := r.conditions(path+".failedPlacements["+strconv.Itoa(j)+"].condition", []condition{f.Condition})
+			if err != nil {
+				return PlacementStatus{}, err
+			}
+			fp := placement.FailedPlacement{ResourceID: fleet.ResourceID{Group: f.Group, Version: f.Version, Kind: f.Kind, Namespace: f.Namespace, Name: f.Name},
+				Condition: placement.Condition(c[0])}
+			if f.Envelope != nil {
+				fp.Envelope = f.Envelope.Namespace + "/" + f.Envelope.Name
+			}
+			cs.FailedPlacements = append(cs.FailedPlacements, fp)
+		}
+		st.ClusterStatuses = append(st.ClusterStatuses, cs)
+		st.ClusterIndexes = append(st.ClusterIndexes, index(ps.ObservedResourceIndex))
 	}
 	return st, nil
+}
+
+// index reads an observedResourceIndex ("" or not a number: -1).
+func index(s string) int {
+	i, err := strconv.Atoi(s)
+	if err != nil || i < 0 {
+		return -1
+	}
+	return i
 }
 
 // SetPlacementStatus replaces the status of the ClusterResourcePlacement obj
@@ -232,8 +279,31 @@ func PlacementStatusFrom(obj *unstructured.Unstructured) (PlacementStatus, error
 // takes the status through the status subresource only (UpdateStatus).
 func SetPlacementStatus(obj *unstructured.Unstructured, st PlacementStatus) {
 	w := placementStatus{Conditions: toConditions(st.Conditions, st.ObservedGeneration)}
-	for _, c := range st.Clusters {
-		w.PlacementStatuses = append(w.PlacementStatuses, perClusterStatus{ClusterName: c})
+	if st.ResourceIndex >= 0 {
+		w.ObservedResourceIndex = strconv.Itoa(st.ResourceIndex)
+	}
+	for _, id := range st.SelectedResources {
+		w.SelectedResources = append(w.SelectedResources, resourceIdentifier{Group: id.Group, Version: id.Version, Kind: id.Kind,
+			Namespace: id.Namespace, Name: id.Name})
+	}
+	for i, c := range st.Clusters {
+		ps := perClusterStatus{ClusterName: c}
+		if i < len(st.ClusterStatuses) {
+			cs := st.ClusterStatuses[i]
+			ps.Conditions = toConditions(mapSlice(cs.Conditions, func(c placement.Condition) Condition { return Condition(c) }), st.ObservedGeneration)
+			for _, f := range cs.FailedPlacements {
+				fp := failedPlacement{resourceIdentifier: resourceIdentifier{Group: f.Group, Version: f.Version, Kind: f.Kind, Namespace: f.Namespace, Name: f.Name},
+					Condition: toConditions([]Condition{Condition(f.Condition)}, st.ObservedGeneration)[0]}
+				if ns, name, ok := strings.Cut(f.Envelope, "/"); ok {
+					fp.Envelope = &envelopeIdentifier{Namespace: ns, Name: name}
+				}
+				ps.FailedPlacements = append(ps.FailedPlacements, fp)
+			}
+		}
+		if i < len(st.ClusterIndexes) && st.ClusterIndexes[i] >= 0 {
+			ps.ObservedResourceIndex = strconv.Itoa(st.ClusterIndexes[i])
+		}
+		w.PlacementStatuses = append(w.PlacementStatuses, ps)
 	}
 	for range st.Unscheduled {
 		w.PlacementStatuses = append(w.PlacementStatuses, perClusterStatus{})
@@ -434,12 +504,39 @@ type condition struct {
 
 // placementStatus is the part of a placement's status the hub reads.
 type placementStatus struct {
-	Conditions        []condition        `json:"conditions,omitzero"`
-	PlacementStatuses []perClusterStatus `json:"placementStatuses,omitzero"`
+	Conditions            []condition          `json:"conditions,omitzero"`
+	ObservedResourceIndex string               `json:"observedResourceIndex,omitzero"`
+	PlacementStatuses     []perClusterStatus   `json:"placementStatuses,omitzero"`
+	SelectedResources     []resourceIdentifier `json:"selectedResources,omitzero"`
 }
 
 type perClusterStatus struct {
-	ClusterName string `json:"clusterName,omitzero"`
+	ClusterName           string            `json:"clusterName,omitzero"`
+	ObservedResourceIndex string            `json:"observedResourceIndex,omitzero"`
+	Conditions            []condition       `json:"conditions,omitzero"`
+	FailedPlacements      []failedPlacement `json:"failedPlacements,omitzero"`
+}
+
+// resourceIdentifier is Fleet's ResourceIdentifier.
+type resourceIdentifier struct {
+	Group     string              `json:"group"`
+	Version   string              `json:"version"`
+	Kind      string              `json:"kind"`
+	Name      string              `json:"name"`
+	Namespace string              `json:"namespace,omitzero"`
+	Envelope  *envelopeIdentifier `json:"envelope,omitzero"`
+}
+
+type envelopeIdentifier struct {
+	Name      string `json:"name"`
+	Namespace string `json:"namespace,omitzero"`
+	Type      string `json:"type,omitzero"`
+}
+
+// failedPlacement is Fleet's FailedResourcePlacement.
+type failedPlacement struct {
+	resourceIdentifier `json:",inline"`
+	Condition          condition `json:"condition"`
 }
 
 func toPlacementSpec(s placement.Spec) placementSpec {

@@ -9,6 +9,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/selector"
 )
@@ -315,11 +316,21 @@ func TestPlacementStatusRoundTrip(t *testing.T) {
 		"fulfilled": {ObservedGeneration: 3, Conditions: []Condition{
 			{Type: ConditionScheduled, Status: ConditionStatusTrue, Reason: ReasonFulfilled, Message: "found all cluster needed as specified by the scheduling policy", LastTransitionTime: at},
 			{Type: "ClusterResourcePlacementAvailable", Status: ConditionStatusUnknown, Reason: "Pending", LastTransitionTime: at.Add(time.Hour)},
-		}, Clusters: []string{"b", "a"}},
+		}, Clusters: []string{"b", "a"}, ResourceIndex: 2,
+			SelectedResources: []fleet.ResourceID{{Version: "v1", Kind: "Namespace", Name: "web"}, {Version: "v1", Kind: "ConfigMap", Namespace: "web", Name: "s"}},
+			ClusterStatuses: []placement.ClusterStatus{
+				{Cluster: "b", Conditions: []placement.Condition{{Type: "Scheduled", Status: "True", Reason: "Scheduled", Message: "picked", LastTransitionTime: at}}},
+				{Cluster: "a", Conditions: []placement.Condition{{Type: "Applied", Status: "False", Reason: "NotAllWorkHaveBeenApplied", Message: "Work object web-work is not applied", LastTransitionTime: at}},
+					FailedPlacements: []placement.FailedPlacement{
+						{ResourceID: fleet.ResourceID{Version: "v1", Kind: "ConfigMap", Namespace: "web", Name: "s"},
+							Condition: placement.Condition{Type: "Applied", Status: "False", Reason: "FailedToApply", Message: "denied", LastTransitionTime: at}},
+						{ResourceID: fleet.ResourceID{Group: "batch", Version: "v1", Kind: "Job", Namespace: "web", Name: "j"}, Envelope: "web/bundle",
+							Condition: placement.Condition{Type: "Applied", Status: "False", Reason: "FailedToApply", Message: "denied", LastTransitionTime: at}}}}},
+			ClusterIndexes: []int{2, 1}},
 		"unfulfilled": {ObservedGeneration: 1, Conditions: []Condition{
 			{Type: ConditionScheduled, Status: ConditionStatusFalse, Reason: ReasonUnfulfilled, Message: "could not find all clusters needed", LastTransitionTime: at},
-		}, Clusters: []string{"a"}, Unscheduled: 2},
-		"nothing yet": {},
+		}, Clusters: []string{"a"}, Unscheduled: 2, ResourceIndex: -1, ClusterStatuses: []placement.ClusterStatus{{Cluster: "a"}}, ClusterIndexes: []int{-1}},
+		"nothing yet": {ResourceIndex: -1},
 	} {
 		t.Run(name, func(t *testing.T) {
 			obj := PlacementObject("web", fullPlacement())
@@ -341,8 +352,8 @@ func TestPlacementStatusRoundTrip(t *testing.T) {
 }
 
 // TestPlacementStatusFromFleet reads a status as Fleet writes it: the
-// Scheduled condition's generation, the other fields ignored, the entries
-// without a cluster counted.
+// Scheduled condition's generation, the resources selected, each cluster's
+// conditions, the entries without a cluster counted.
 func TestPlacementStatusFromFleet(t *testing.T) {
 	obj := object(t, `{"apiVersion":"placement.kubernetes-fleet.io/v1","kind":"ClusterResourcePlacement","metadata":{"name":"web","generation":5},"spec":{},
 		"status":{"observedResourceIndex":"0","selectedResources":[{"kind":"Namespace","name":"web","version":"v1"}],
@@ -359,7 +370,11 @@ func TestPlacementStatusFromFleet(t *testing.T) {
 	want := PlacementStatus{ObservedGeneration: 5, Conditions: []Condition{
 		{Type: "ClusterResourcePlacementRolloutStarted", Status: "True", Reason: "RolloutStarted", LastTransitionTime: time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)},
 		{Type: ConditionScheduled, Status: "False", Reason: ReasonUnfulfilled, Message: "found 1", LastTransitionTime: time.Date(2024, 5, 1, 10, 30, 0, 0, time.UTC)},
-	}, Clusters: []string{"member-1"}, Unscheduled: 1}
+	}, Clusters: []string{"member-1"}, Unscheduled: 1, ResourceIndex: 0,
+		SelectedResources: []fleet.ResourceID{{Version: "v1", Kind: "Namespace", Name: "web"}},
+		ClusterStatuses: []placement.ClusterStatus{{Cluster: "member-1", Conditions: []placement.Condition{
+			{Type: "Scheduled", Status: "True", Reason: "Scheduled", LastTransitionTime: time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)}}}},
+		ClusterIndexes: []int{-1}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %#v\nwant %#v", got, want)
 	}

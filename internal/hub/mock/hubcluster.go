@@ -2,6 +2,7 @@ package mock
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -18,7 +19,7 @@ import (
 //	    - name: web
 //	      labels: { app: web }
 //	      objects:
-//	        - { kind: ConfigMap, name: settings }
+//	        - { kind: ConfigMap, name: settings, data: { color: blue } }
 //	        - { group: apps, kind: Deployment, name: api }
 //	        - { kind: ConfigMap, name: bundle, envelope: [{ group: admissionregistration.k8s.io, kind: ValidatingWebhookConfiguration, name: guard }] }
 //	  objects:
@@ -45,6 +46,9 @@ type rawHubObject struct {
 	Kind    string            `yaml:"kind"`
 	Name    string            `yaml:"name"`
 	Labels  map[string]string `yaml:"labels"`
+	// Data stands for what the object says (a ConfigMap's data, a
+	// Deployment's spec): change it to model an edit that Fleet rolls out.
+	Data map[string]string `yaml:"data"`
 	// Envelope lists the objects a ConfigMap envelope carries.
 	Envelope []rawHubObjectRef `yaml:"envelope"`
 }
@@ -55,6 +59,15 @@ type rawHubObjectRef struct {
 	Kind      string `yaml:"kind"`
 	Namespace string `yaml:"namespace"`
 	Name      string `yaml:"name"`
+}
+
+// contentOf is an object's data as one string (sorted keys).
+func contentOf(data map[string]string) string {
+	var b strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(data)) {
+		fmt.Fprintf(&b, "%s=%q;", k, data[k])
+	}
+	return b.String()
 }
 
 // hubKinds are the kinds a Kubernetes API server serves that placements
@@ -146,7 +159,7 @@ func (raw rawHubCluster) toHub(at field.Path) (fleet.HubResources, field.Errors)
 		}
 		seen[id] = true
 		scope(id, p)
-		obj := fleet.HubObject{ResourceID: id, Labels: o.Labels, SecretType: secretType(id)}
+		obj := fleet.HubObject{ResourceID: id, Labels: o.Labels, SecretType: secretType(id), Content: contentOf(o.Data)}
 		if id.Group == "" && id.Kind == "Namespace" {
 			obj.Labels = namespaceLabels(id.Name, o.Labels)
 		}

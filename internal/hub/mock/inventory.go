@@ -212,7 +212,8 @@ func (b optBool) or(def bool) bool {
 }
 
 type rawFailures struct {
-	Upgrade string `yaml:"upgrade"`
+	Upgrade   string `yaml:"upgrade"`
+	Placement string `yaml:"placement"`
 }
 
 // InventoryError is a problem in an inventory file, located by file, line and field.
@@ -575,7 +576,7 @@ func (rc *rawCluster) toCluster(index int, regions map[string]bool, now, epoch t
 		Group:             rc.Group,
 		Properties:        rc.Properties,
 		KubernetesVersion: strings.TrimPrefix(rc.KubernetesVersion, "v"),
-		Failures:          fleet.Failures{Upgrade: rc.Failures.Upgrade},
+		Failures:          fleet.Failures{Upgrade: rc.Failures.Upgrade, Placement: rc.Failures.Placement},
 	}
 	if !trusted && !validClusterName(rc.Name) {
 		errs = append(errs, field.Errorf(p().Child("name"), "Use lower-case letters, digits and '-', at most 63 characters.", "%q is not a valid member name", rc.Name))

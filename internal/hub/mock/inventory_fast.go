@@ -885,6 +885,7 @@ var (
 		listField("nap_nodes", func(c *rawCluster) *[]rawNAPNode { return &c.NAPNodes }, fastNAPNode),
 		structField("failures", func(c *rawCluster) *rawFailures { return &c.Failures }, []fastField[rawFailures]{
 			strField("upgrade", func(f *rawFailures) *string { return &f.Upgrade }),
+			strField("placement", func(f *rawFailures) *string { return &f.Placement }),
 		}),
 	}
 	fastHubObject = []fastField[rawHubObject]{
@@ -893,6 +894,7 @@ var (
 		strField("kind", func(o *rawHubObject) *string { return &o.Kind }),
 		strField("name", func(o *rawHubObject) *string { return &o.Name }),
 		strMapField("labels", func(o *rawHubObject) *map[string]string { return &o.Labels }),
+		strMapField("data", func(o *rawHubObject) *map[string]string { return &o.Data }),
 		listField("envelope", func(o *rawHubObject) *[]rawHubObjectRef { return &o.Envelope }, []fastField[rawHubObjectRef]{
 			strField("group", func(r *rawHubObjectRef) *string { return &r.Group }),
 			strField("version", func(r *rawHubObjectRef) *string { return &r.Version }),

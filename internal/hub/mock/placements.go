@@ -15,11 +15,11 @@ import (
 
 // Condition types and reasons of a ClusterResourcePlacement's scheduling.
 const (
-	ConditionScheduled   = "ClusterResourcePlacementScheduled"
-	ReasonFulfilled      = "SchedulingPolicyFulfilled"
-	ReasonUnfulfilled    = "SchedulingPolicyUnfulfilled"
-	conditionStatusTrue  = "True"
-	conditionStatusFalse = "False"
+	ConditionScheduled   = placement.CondScheduled
+	ReasonFulfilled      = placement.ReasonFulfilled
+	ReasonUnfulfilled    = placement.ReasonUnfulfilled
+	conditionStatusTrue  = placement.StatusTrue
+	conditionStatusFalse = placement.StatusFalse
 )
 
 // GetPlacement returns a placement with the decisions the Fleet scheduler
@@ -38,12 +38,16 @@ func (h *Hub) GetPlacement(ctx context.Context, name string) (*hub.Placement, er
 	if err != nil {
 		return nil, err
 	}
-	if p.Status.ObservedFleet == fp {
+	sel := placement.SelectResources(p.Spec.ResourceSelectors, f.Hub)
+	if p.Status.ObservedFleet == fp && p.Status.Rollout.RolledOut(sel) {
 		return p.object(rec.meta(name)), nil
 	}
-	status, err := schedule(p.Spec, p, f, fp, now)
-	if err != nil {
-		return nil, err
+	status := p.Status
+	if p.Status.ObservedFleet != fp {
+		if status, err = schedule(p.Spec, p, f, fp, now); err != nil {
+			return nil, err
+		}
+		status.Rollout, status.Clusters = p.Status.Rollout, p.Status.Clusters
 	}
 	err = h.store.Update(func(tx *bolt.Tx) error {
 		cur, curRec, err := loadTx[placementRecord](tx, bucketPlacements, name)
@@ -54,7 +58,8 @@ func (h *Hub) GetPlacement(ctx context.Context, name string) (*hub.Placement, er
 			p, rec = cur, curRec
 			return nil
 		}
-		p.Status = withConditions(status, p.Status, rec.Generation, now)
+		rc := rollOut(name, p.Spec, &status, false, f, now)
+		p.Status = withConditions(status, p.Status, rec.Generation, now, rc)
 		rec, err = saveTx(tx, bucketPlacements, name, p, Precondition{}, now, false)
 		return err
 	})
@@ -92,13 +97,15 @@ func (h *Hub) ApplyPlacement(ctx context.Context, p hub.Placement, pre Precondit
 		var prevStatus placementStatusRecord
 		if old != nil {
 			prevStatus = old.Status
+			status.Rollout, status.Clusters = old.Status.Rollout, old.Status.Clusters
 		}
+		rc := rollOut(p.Name, p.Spec, &status, old == nil, f, now)
 		// The first write counts the generation the status then reports as observed.
 		r.Status = status
 		if rec, err = saveTx(tx, bucketPlacements, p.Name, r, pre, now, true); err != nil {
 			return err
 		}
-		r.Status = withConditions(status, prevStatus, rec.Generation, now)
+		r.Status = withConditions(status, prevStatus, rec.Generation, now, rc)
 		rec, err = saveTx(tx, bucketPlacements, p.Name, r, Precondition{}, now, false)
 		return err
 	})
@@ -150,20 +157,17 @@ func schedule(spec placement.Spec, old *placementRecord, f *fleet.Fleet, fp stri
 	}, nil
 }
 
-// withConditions sets the Scheduled condition, keeping its transition time while its status is unchanged.
-func withConditions(s, prev placementStatusRecord, generation int64, now time.Time) placementStatusRecord {
+// withConditions sets the placement's conditions (placement.PlacementConditions).
+func withConditions(s, prev placementStatusRecord, generation int64, now time.Time, rc rolloutConditions) placementStatusRecord {
 	s.ObservedGeneration = generation
-	c := conditionRecord{Type: ConditionScheduled, Status: conditionStatusTrue, Reason: ReasonFulfilled, LastTransitionTime: now,
-		Message: placement.FulfilledMessage}
-	if !s.Fulfilled {
-		c.Status, c.Reason, c.Message = conditionStatusFalse, ReasonUnfulfilled, s.Message
+	var before []placement.Condition
+	for _, c := range prev.Conditions {
+		before = append(before, placement.Condition(c))
 	}
-	for _, pc := range prev.Conditions {
-		if pc.Type == c.Type && pc.Status == c.Status {
-			c.LastTransitionTime = pc.LastTransitionTime
-		}
+	s.Conditions = nil
+	for _, c := range placement.PlacementConditions(s.Fulfilled, s.Message, rc.invalid, rc.conditions, before, now) {
+		s.Conditions = append(s.Conditions, conditionRecord(c))
 	}
-	s.Conditions = []conditionRecord{c}
 	return s
 }
 

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"time"
 
+	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/nodepool"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/update"
@@ -69,6 +70,14 @@ type placementStatusRecord struct {
 	// ObservedFleet identifies the state of the fleet the decisions were
 	// made on (placement.FleetFingerprint); the scheduler runs again only when it changes.
 	ObservedFleet string `json:"observed_fleet"`
+	// Rollout is the rollout of the selected resources (rollout.go); absent
+	// in a record written before, whose clusters all carried its resources.
+	Rollout *placement.RolloutState `json:"rollout,omitempty"`
+	// SelectedResources, Clusters and RolloutNote are the status of the
+	// rollout at the last write (placement.RolloutStatus).
+	SelectedResources []fleet.ResourceID        `json:"selected_resources,omitempty"`
+	Clusters          []placement.ClusterStatus `json:"clusters,omitempty"`
+	RolloutNote       string                    `json:"rollout_note,omitempty"`
 }
 
 // conditionRecord is a stored hub.Condition.
@@ -156,7 +165,11 @@ func (r *placementRecord) object(m hub.Meta) *hub.Placement {
 	out := &hub.Placement{Meta: m, Spec: r.Spec, Written: written(r.Spec), Status: hub.PlacementStatus{
 		ObservedGeneration: s.ObservedGeneration, Selected: s.Selected, Decisions: s.Decisions, Scheduled: s.Scheduled,
 		Requested: s.Requested, Fulfilled: s.Fulfilled, Message: s.Message,
+		SelectedResources: s.SelectedResources, Clusters: s.Clusters, Rollout: s.RolloutNote,
 	}}
+	if r := s.Rollout; r != nil {
+		out.Status.ResourceIndex, out.Status.ResourceDigest, out.Status.Bindings = r.Index, r.Digest, r.Bindings
+	}
 	for _, c := range s.Conditions {
 		out.Status.Conditions = append(out.Status.Conditions, hub.Condition(c))
 	}

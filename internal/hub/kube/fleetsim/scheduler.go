@@ -2,6 +2,7 @@ package fleetsim
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"sync"
@@ -15,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/dynamic"
 
+	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/kube"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/kube/kubetest"
@@ -304,7 +306,8 @@ func (sc *scheduler) schedule(ctx context.Context, obj *unstructured.Unstructure
 	if err := sc.writeSnapshot(ctx, snapshots, snapObj, kube.PolicySnapshotObject(snapName, name, policy, generation, res.Requested, decisions), fp); err != nil {
 		return err
 	}
-	return sc.writePlacementStatus(ctx, obj, res, now)
+	return sc.writePlacementStatus(ctx, obj, spec, outcome{selected: res.Selected, decisions: decisions, fulfilled: res.Fulfilled,
+		message: res.UnfulfilledMessage, requested: res.Requested}, f, now)
 }
 
 // refuse records that the engine refused a generation of a placement: it is
@@ -402,27 +405,81 @@ func (sc *scheduler) writeSnapshot(ctx context.Context, client dynamic.ResourceI
 	return nil
 }
 
-// writePlacementStatus writes the placement's status for the cycle res at
-// now: the Scheduled condition observing the generation scheduled, and one
-// placementStatuses entry per cluster selected, plus one without a name per
-// cluster missing from an unfulfilled PickN or PickFixed. On a conflict the
-// placement is read again; a new generation meanwhile is left to its own
-// cycle.
-func (sc *scheduler) writePlacementStatus(ctx context.Context, obj *unstructured.Unstructured, res placement.Result, now time.Time) error {
+// RolloutAnnotation is the fixture's own annotation on a placement: its
+// rollout state (placement.RolloutState as JSON), which Fleet keeps in its
+// resource snapshots and bindings.
+const RolloutAnnotation = "fleetsim.fleetform.github.io/rollout"
+
+// outcome is what the last scheduling cycle decided for a placement.
+type outcome struct {
+	selected  []string
+	decisions []placement.Decision
+	fulfilled bool
+	message   string
+	requested int
+}
+
+// writePlacementStatus brings the placement's rollout to now, as the mock
+// hub does (placement.AdvanceRollout, its state kept in RolloutAnnotation),
+// and writes its status as Fleet's controllers do: the conditions
+// (placement.PlacementConditions) observing the generation scheduled, the
+// resources selected and their snapshot's index, one placementStatuses
+// entry per cluster selected with its conditions, failed placements and the
+// index its binding carries, and one without a name per cluster missing
+// from an unfulfilled PickN or PickFixed. On a conflict the placement is
+// read again; a new generation meanwhile is left to its own cycle.
+func (sc *scheduler) writePlacementStatus(ctx context.Context, obj *unstructured.Unstructured, spec placement.Spec, o outcome, f *fleet.Fleet, now time.Time) error {
 	name, generation := obj.GetName(), obj.GetGeneration()
-	st := kube.PlacementStatus{ObservedGeneration: generation, Clusters: res.Selected}
-	if !res.Fulfilled && res.Requested > len(res.Selected) {
-		st.Unscheduled = res.Requested - len(res.Selected)
-	}
 	for {
 		prev, err := kube.PlacementStatusFrom(obj)
 		if err != nil {
 			prev = kube.PlacementStatus{}
 		}
-		st.Conditions = []kube.Condition{scheduledCondition(res.Fulfilled, res.UnfulfilledMessage, prev.Conditions, now)}
+		var state *placement.RolloutState
+		raw, kept := obj.GetAnnotations()[RolloutAnnotation]
+		if kept {
+			state = &placement.RolloutState{}
+			if err := json.Unmarshal([]byte(raw), state); err != nil {
+				return fmt.Errorf("placement %s: annotation %s: %w", name, RolloutAnnotation, err)
+			}
+		}
+		step := placement.AdvanceRollout(name, spec, state, !kept, o.selected, o.decisions, f, now)
+		st := kube.PlacementStatus{ObservedGeneration: generation, Clusters: o.selected, ResourceIndex: step.State.Index,
+			SelectedResources: step.Selection.Resources}
+		if !o.fulfilled && o.requested > len(o.selected) {
+			st.Unscheduled = o.requested - len(o.selected)
+		}
+		before := mapConditions(prev.Conditions)
+		for _, c := range placement.PlacementConditions(o.fulfilled, o.message, step.Selection.Error, step.Status.Conditions, before, now) {
+			st.Conditions = append(st.Conditions, kube.Condition(c))
+		}
+		placement.TransitionedClusters(step.Status.Clusters, prev.ClusterStatuses, now)
+		for _, c := range o.selected {
+			i := slices.IndexFunc(step.Status.Clusters, func(cs placement.ClusterStatus) bool { return cs.Cluster == c })
+			j := slices.IndexFunc(step.State.Bindings, func(b placement.Binding) bool { return b.Cluster == c })
+			st.ClusterStatuses = append(st.ClusterStatuses, step.Status.Clusters[i])
+			st.ClusterIndexes = append(st.ClusterIndexes, step.State.Bindings[j].Index)
+		}
+		b, err := json.Marshal(step.State)
+		if err != nil {
+			return err
+		}
 		upd := obj.DeepCopy()
-		kube.SetPlacementStatus(upd, st)
-		_, err = sc.placements().UpdateStatus(ctx, upd, metav1.UpdateOptions{})
+		if upd.GetAnnotations()[RolloutAnnotation] != string(b) {
+			annotations := upd.GetAnnotations()
+			if annotations == nil {
+				annotations = map[string]string{}
+			}
+			annotations[RolloutAnnotation] = string(b)
+			upd.SetAnnotations(annotations)
+			if upd, err = sc.placements().Update(ctx, upd, metav1.UpdateOptions{}); err == nil {
+				upd = upd.DeepCopy()
+			}
+		}
+		if err == nil {
+			kube.SetPlacementStatus(upd, st)
+			_, err = sc.placements().UpdateStatus(ctx, upd, metav1.UpdateOptions{})
+		}
 		if err == nil || apierrors.IsNotFound(err) {
 			return nil
 		}
@@ -439,4 +496,66 @@ func (sc *scheduler) writePlacementStatus(ctx context.Context, obj *unstructured
 			return nil
 		}
 	}
+}
+
+func mapConditions(cs []kube.Condition) []placement.Condition {
+	out := make([]placement.Condition, 0, len(cs))
+	for _, c := range cs {
+		out = append(out, placement.Condition(c))
+	}
+	return out
+}
+
+// rollOutAll brings every scheduled placement's rollout to now (the mock
+// hub does it when it reads one): Fleet's rollout controller moves on with
+// the clock and with the hub cluster's resources.
+func (s *Sim) rollOutAll(ctx context.Context) error {
+	sc := s.sched
+	if sc == nil {
+		return nil
+	}
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	list, err := sc.placements().List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return fmt.Errorf("fleetsim: listing placements: %w", err)
+	}
+	h, f, err := s.fleet(ctx)
+	if err != nil {
+		return err
+	}
+	now := h.Now()
+	for i := range list.Items {
+		obj := &list.Items[i]
+		if _, ok := obj.GetAnnotations()[RolloutAnnotation]; !ok || obj.GetDeletionTimestamp() != nil {
+			continue // not scheduled yet: its cycle rolls it out
+		}
+		_, spec, err := kube.PlacementFromObject(obj)
+		if err != nil {
+			continue
+		}
+		st, err := kube.PlacementStatusFrom(obj)
+		if err != nil || st.ObservedGeneration != obj.GetGeneration() {
+			continue // a cycle is due: it rolls it out
+		}
+		bindings, err := sc.bindings(ctx, obj.GetName())
+		if err != nil {
+			return err
+		}
+		o := outcome{selected: st.Clusters, fulfilled: true, requested: len(st.Clusters) + st.Unscheduled}
+		for _, c := range st.Conditions {
+			if c.Type == kube.ConditionScheduled && c.Status != kube.ConditionStatusTrue && c.Reason != placement.ReasonInvalidResourceSelectors {
+				o.fulfilled, o.message = false, c.Message
+			}
+		}
+		for _, c := range st.Clusters {
+			if b, ok := bindings[c]; ok {
+				o.decisions = append(o.decisions, b.decision)
+			}
+		}
+		if err := sc.writePlacementStatus(ctx, obj, spec, o, f, now); err != nil {
+			return fmt.Errorf("fleetsim: %w", err)
+		}
+	}
+	return nil
 }

@@ -175,6 +175,10 @@ func (s *Sim) syncHub(ctx context.Context, always bool) (*kubetest.Cluster, erro
 	}
 	if s.sched == nil && !s.isClosed() {
 		s.sched = startScheduler(s, s.hub)
+	} else if always {
+		if err := s.rollOutAll(ctx); err != nil {
+			return nil, err
+		}
 	}
 	return s.hub, nil
 }
