@@ -36,6 +36,17 @@ type placementReadModel struct {
 	ObservedGeneration int64                `json:"observed_generation"`
 	Decisions          []placement.Decision `json:"decisions"`
 	Conditions         []conditionDoc       `json:"conditions"`
+	SelectedResources  []string             `json:"selected_resources"`
+	ResourceIndex      *int                 `json:"resource_index"`
+	Rollout            *string              `json:"rollout"`
+	PlacementStatuses  []clusterStatusDoc   `json:"placement_statuses"`
+}
+
+// clusterStatusDoc is a selected cluster's placement status as Fleet reports it.
+type clusterStatusDoc struct {
+	ClusterName      string         `json:"cluster_name"`
+	Conditions       []conditionDoc `json:"conditions"`
+	FailedPlacements []string       `json:"failed_placements"`
 }
 
 func (placementDataSource) model() any { return &placementReadModel{} }
@@ -65,6 +76,24 @@ func (d *placementDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 				"20 clusters left out (as many as Fleet's status keeps), the best-scored first.",
 				NestedObject: dschema.NestedAttributeObject{Attributes: dataSourceAttrs(decisionAttrs())}},
 			"conditions": dataSourceAttr(rschema.Attribute(conditionsAttr())),
+			"selected_resources": dschema.ListAttribute{ElementType: types.StringType, Computed: true, MarkdownDescription: "Every " +
+				"resource the placement selected on the hub cluster, in the order Fleet lists them (`status.selectedResources`), as " +
+				"`apiVersion Kind namespace/name`."},
+			"resource_index": dschema.Int64Attribute{Computed: true, MarkdownDescription: "The latest resource snapshot's index " +
+				"(`status.observedResourceIndex`); null before the placement selected anything."},
+			"rollout": dschema.StringAttribute{Computed: true, MarkdownDescription: "Where the rollout of the latest resources " +
+				"stands when it is not done; null when every cluster has them."},
+			"placement_statuses": dschema.ListNestedAttribute{Computed: true, MarkdownDescription: "Every selected cluster's " +
+				"placement status as Fleet reports it (`status.placementStatuses`), by name.",
+				NestedObject: dschema.NestedAttributeObject{Attributes: map[string]dschema.Attribute{
+					"cluster_name": dschema.StringAttribute{Computed: true, MarkdownDescription: "The member cluster."},
+					"conditions": dschema.ListNestedAttribute{Computed: true, MarkdownDescription: "The cluster's conditions in the order " +
+						"Fleet sets them: `Scheduled`, `RolloutStarted`, `Overridden`, `WorkSynchronized`, `Applied`, `Available`, up to " +
+						"the first that is not `True`.",
+						NestedObject: dschema.NestedAttributeObject{Attributes: dataSourceAttrs(conditionsAttr().NestedObject.Attributes)}},
+					"failed_placements": dschema.ListAttribute{ElementType: types.StringType, Computed: true, MarkdownDescription: "The " +
+						"resources the cluster failed to apply (at most 100, as Fleet keeps), each with the condition's message."},
+				}}},
 		},
 	}
 }
@@ -94,5 +123,19 @@ func (d *placementDataSource) Read(ctx context.Context, req datasource.ReadReque
 	pv := placement.Preview(placement.Result{Decisions: s.Decisions}, placement.DefaultPreviewLimit)
 	m.Decisions = append(append([]placement.Decision{}, pv.Selected...), pv.LeftOut...)
 	m.Conditions = newConditionDocs(s.Conditions)
+	for _, r := range s.SelectedResources {
+		m.SelectedResources = append(m.SelectedResources, r.String())
+	}
+	m.ResourceIndex, m.Rollout = rolloutOf(s)
+	for _, cs := range s.Clusters {
+		d := clusterStatusDoc{ClusterName: cs.Cluster}
+		for _, c := range cs.Conditions {
+			d.Conditions = append(d.Conditions, newConditionDocs([]hub.Condition{hub.Condition(c)})...)
+		}
+		for _, f := range cs.FailedPlacements {
+			d.FailedPlacements = append(d.FailedPlacements, failedLine(f))
+		}
+		m.PlacementStatuses = append(m.PlacementStatuses, d)
+	}
 	setState(ctx, &resp.State, m, &resp.Diagnostics)
 }

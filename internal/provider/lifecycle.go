@@ -612,3 +612,15 @@ func refuseTakenName(ctx context.Context, req resource.ModifyPlanRequest, h hub.
 		"another name.", obj, adopt))
 	return true
 }
+
+// wholeUnknown plans the computed attribute at p unknown as a whole (the
+// framework marks each of its attributes unknown, and Terraform then prints
+// every one, and every element of its lists, as going away).
+func wholeUnknown(ctx context.Context, plan *tfsdk.Plan, p path.Path, diags *diag.Diagnostics) {
+	t, d := plan.Schema.TypeAtPath(ctx, p)
+	diags.Append(d...)
+	if d.HasError() {
+		return
+	}
+	diags.Append(plan.SetAttribute(ctx, p, tftypes.NewValue(t.TerraformType(ctx), tftypes.UnknownValue))...)
+}

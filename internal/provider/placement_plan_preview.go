@@ -32,14 +32,21 @@ type placementPreview struct {
 	// held are the clusters the placement held before (a change); nil for a new one.
 	held   []string
 	change bool
-	// prev is the spec the hub holds (a change).
+	// prev is the spec the hub holds (a change), cur the placement.
 	prev     placement.Spec
+	cur      *hub.Placement
 	at       time.Time
 	warnings []field.Warning
 	// selection is what the resource selectors select on the hub cluster;
 	// nil when the hub could not say at plan (unknownSelection says why).
 	selection        *placement.Selection
 	unknownSelection string
+	// rollout is how the write rolls the resources out (designs/placement.md
+	// §10); nil when the selection is unknown at plan.
+	rollout *placement.RolloutPlan
+	// resourcesChange tells that a change rolls out new resources (a new
+	// resource snapshot) rather than only binding the clusters it adds.
+	resourcesChange bool
 }
 
 // placementTarget says what a preview is of: the placement the hub holds
@@ -70,7 +77,7 @@ func previewPlacement(ctx context.Context, h hub.Hub, spec placement.Spec, t pla
 		default:
 			// The clusters held, with the scores recorded when each was
 			// picked: scale-in ranks by them (designs/placement.md §7).
-			pv.change, pv.held, pv.prev = true, cur.Status.Selected, cur.Spec
+			pv.change, pv.held, pv.prev, pv.cur = true, cur.Status.Selected, cur.Spec, cur
 			opts.Recorded = placement.RecordedScores(cur.Status.Decisions)
 			opts.Scheduled = cur.Status.Scheduled
 			opts.Prev = &cur.Spec
@@ -94,7 +101,38 @@ func previewPlacement(ctx context.Context, h hub.Hub, spec placement.Spec, t pla
 	}
 	pv.selection = &sel
 	pv.warnings = append(pv.warnings, placement.SelectionWarnings(spec.ResourceSelectors, sel)...)
+	var st placement.RolloutState
+	if pv.change {
+		st, pv.resourcesChange = hubRollout(pv.cur, spec, sel)
+	}
+	plan := placement.NextRollout(spec, st, pv.result.Selected, pv.resourcesChange, sel, placement.PlacementFailures(f), pv.at)
+	pv.rollout = &plan
 	return pv, true
+}
+
+// hubRollout is the rollout state a placement cur reports, and whether
+// writing spec, which selects sel, starts a new resource snapshot: its
+// selectors change, or the resources say something else than the latest
+// snapshot's (the digest, when the hub keeps it; else the resources
+// selected). A hub that reports no bindings has every cluster held on its
+// latest snapshot.
+func hubRollout(cur *hub.Placement, spec placement.Spec, sel placement.Selection) (placement.RolloutState, bool) {
+	st := placement.RolloutState{Index: max(cur.Status.ResourceIndex, 0), Digest: cur.Status.ResourceDigest, Bindings: cur.Status.Bindings,
+		Untracked: placement.Untracked(placement.Selection{Resources: cur.Status.SelectedResources})}
+	if st.Bindings == nil {
+		for _, c := range cur.Status.Selected {
+			st.Bindings = append(st.Bindings, placement.Binding{Cluster: c, Index: st.Index, AppliedAt: time.Unix(0, 0).UTC()})
+		}
+	}
+	changes := specDigest(placement.Spec{ResourceSelectors: spec.ResourceSelectors}, placement.WithDefaults) !=
+		specDigest(placement.Spec{ResourceSelectors: cur.Spec.ResourceSelectors}, placement.WithDefaults)
+	switch {
+	case st.Digest != "":
+		changes = changes || sel.Digest != st.Digest
+	default:
+		changes = changes || !slices.Equal(sel.Resources, cur.Status.SelectedResources)
+	}
+	return st, changes
 }
 
 // placementReviewSpec is the digest of what a placement's review covers:
@@ -269,7 +307,98 @@ func (p placementPreview) report(limit int) preview {
 	} else {
 		out.add(p.resourcesTitle(), lines...)
 	}
-	out.add("rollout", rolloutLine(placement.ResolveRollout(p.spec.Strategy, len(p.result.Selected))))
+	resolved := rolloutLine(placement.ResolveRollout(p.spec.Strategy, len(p.result.Selected)))
+	if summary, lines := p.batchLines(limit); len(lines) > 0 {
+		out.add("rollout ("+resolved+"): "+summary, lines...)
+	} else {
+		out.add("rollout", resolved)
+	}
+	return out
+}
+
+// batchLines are a summary of the rollout (how many batches, when all
+// clusters are available) and its batches in order with when each starts
+// (relative to apply), the clusters of each and those that fail, then the
+// clusters it cannot reach; at most limit batches.
+func (p placementPreview) batchLines(limit int) (string, []string) {
+	r := p.rollout
+	switch {
+	case r == nil:
+		return "", nil
+	case r.External:
+		if p.resourcesChange || !p.change {
+			return "no batches", []string{"nothing rolls out until an external rollout does"}
+		}
+		return "", nil
+	case len(r.Batches) == 0 && len(r.Blocked) == 0:
+		if p.change {
+			return "no batches", []string{"every cluster has the latest resources"}
+		}
+		return "", nil
+	}
+	var lines []string
+	for i, b := range r.Batches {
+		if i == limit {
+			lines = append(lines, fmt.Sprintf("… and %d more batches", len(r.Batches)-i))
+			break
+		}
+		when := "at apply"
+		if d := b.At.Sub(p.at); d > 0 {
+			when = "+" + shortDuration(d)
+		}
+		line := fmt.Sprintf("%d · %s · %s", i+1, when, namesBounded(b.Clusters, maxBatchNames))
+		if len(b.Failed) > 0 {
+			line += " — fails to apply on " + namesBounded(b.Failed, maxBatchNames)
+		}
+		lines = append(lines, line)
+	}
+	if len(r.Blocked) > 0 {
+		lines = append(lines, fmt.Sprintf("then blocked: %s never updated (%s): the failed clusters keep max_unavailable (%d) unavailable",
+			clusters(len(r.Blocked)), namesBounded(r.Blocked, maxBatchNames), r.MaxUnavailable))
+	}
+	summary := fmt.Sprintf("%d batches", len(r.Batches))
+	if len(r.Batches) == 1 {
+		summary = "1 batch"
+	}
+	if !r.Done.IsZero() {
+		summary += ", all available "
+		if d := r.Done.Sub(p.at); d > 0 {
+			summary += "+" + shortDuration(d) + " after apply"
+		} else {
+			summary += "at apply"
+		}
+	}
+	return summary, lines
+}
+
+// maxBatchNames bounds the clusters a batch line names.
+const maxBatchNames = 6
+
+// namesBounded is names joined, the first n and how many more.
+func namesBounded(names []string, n int) string {
+	if len(names) <= n {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
+}
+
+// shortDuration is d as "45s", "1m", "1m30s", "2h", "2h5m".
+func shortDuration(d time.Duration) string {
+	d = d.Round(time.Second)
+	h, m, s := int(d.Hours()), int(d.Minutes())%60, int(d.Seconds())%60
+	var out string
+	if h > 0 {
+		out += fmt.Sprintf("%dh", h)
+	}
+	if m > 0 {
+		out += fmt.Sprintf("%dm", m)
+	}
+	if s > 0 && h == 0 {
+		out += fmt.Sprintf("%ds", s)
+	}
+	if out == "" {
+		return "0s"
+	}
 	return out
 }
 

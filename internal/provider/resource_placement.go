@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
@@ -60,6 +61,23 @@ type placementStatusDoc struct {
 	Message            string         `json:"message"`
 	ObservedGeneration int64          `json:"observed_generation"`
 	Conditions         []conditionDoc `json:"conditions"`
+	// The rollout of the selected resources (designs/placement.md §10, §11).
+	SelectedResources    int                 `json:"selected_resource_count"`
+	ResourceIndex        *int                `json:"resource_index"`
+	ClustersAvailable    int                 `json:"clusters_available"`
+	Rollout              *string             `json:"rollout"`
+	ClustersNotAvailable []clusterRolloutDoc `json:"clusters_not_available"`
+}
+
+// clusterRolloutDoc is a selected cluster that does not have the latest
+// resources applied and available: where it stopped and why.
+type clusterRolloutDoc struct {
+	Cluster          string   `json:"cluster"`
+	Condition        string   `json:"condition"`
+	Status           string   `json:"status"`
+	Reason           string   `json:"reason"`
+	Message          string   `json:"message"`
+	FailedPlacements []string `json:"failed_placements"`
 }
 
 type conditionDoc struct {
@@ -99,7 +117,28 @@ func (r *placementResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 			"fulfilled":           rschema.BoolAttribute{Computed: true, MarkdownDescription: "Whether every requested cluster was found."},
 			"message":             rschema.StringAttribute{Computed: true, MarkdownDescription: "Why the placement is not fulfilled; null when it is."},
 			"observed_generation": rschema.Int64Attribute{Computed: true, MarkdownDescription: "The spec generation the decisions were made for."},
-			"conditions":          conditionsAttr(),
+			"conditions":          outcomeConditionsAttr(),
+			"selected_resource_count": rschema.Int64Attribute{Computed: true, MarkdownDescription: "How many resources the placement " +
+				"selected on the hub cluster; the `aks_fleet_placement` data source lists them."},
+			"resource_index": rschema.Int64Attribute{Computed: true, MarkdownDescription: "The index of the latest resource " +
+				"snapshot: Fleet takes a new one, and rolls it out, whenever the selected resources or their content change."},
+			"clusters_available": rschema.Int64Attribute{Computed: true, MarkdownDescription: "How many selected clusters " +
+				"have the latest resources applied and available."},
+			"rollout": rschema.StringAttribute{Computed: true, MarkdownDescription: "Where the rollout of the latest " +
+				"resources stands when it is not done: the next batch and when, blocked by failed clusters, or waiting for an " +
+				"external rollout; null when every cluster has them."},
+			"clusters_not_available": rschema.ListNestedAttribute{Computed: true, MarkdownDescription: "The selected clusters " +
+				"without the latest resources applied and available (at most `preview_limit`), each with the condition it " +
+				"stopped at as Fleet reports it and the resources that failed.",
+				NestedObject: rschema.NestedAttributeObject{Attributes: map[string]rschema.Attribute{
+					"cluster":   rschema.StringAttribute{Computed: true, MarkdownDescription: "The member cluster."},
+					"condition": rschema.StringAttribute{Computed: true, MarkdownDescription: "The last condition Fleet reports for it (`RolloutStarted`, `Applied`, …)."},
+					"status":    rschema.StringAttribute{Computed: true, MarkdownDescription: "`True`, `False` or `Unknown`."},
+					"reason":    rschema.StringAttribute{Computed: true, MarkdownDescription: "Fleet's reason, e.g. `RolloutNotStartedYet`."},
+					"message":   rschema.StringAttribute{Computed: true, MarkdownDescription: "Fleet's message."},
+					"failed_placements": rschema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "The " +
+						"resources the cluster failed to apply, each with why (at most 5, then how many more)."},
+				}}},
 		},
 	}
 	attrs, blocks := configBlocks(attrs)
@@ -121,9 +160,21 @@ func (r *placementResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 	}
 }
 
+// outcomeConditionsAttr is the resource status's conditions (outcomeConditions).
+func outcomeConditionsAttr() rschema.ListNestedAttribute {
+	a := conditionsAttr()
+	a.MarkdownDescription = "The placement's `ClusterResourcePlacementScheduled` condition, then the last condition Fleet " +
+		"reports after it: the one its rollout stopped at (`…RolloutStarted`, `…Applied`, …), or " +
+		"`ClusterResourcePlacementAvailable` when every cluster has the resources. The `aks_fleet_placement` data source " +
+		"lists them all, and every cluster's."
+	return a
+}
+
 // conditionsAttr is a placement's conditions (resource status and data source).
 func conditionsAttr() rschema.ListNestedAttribute {
-	return rschema.ListNestedAttribute{Computed: true, MarkdownDescription: "Placement conditions.",
+	return rschema.ListNestedAttribute{Computed: true, MarkdownDescription: "Placement conditions, in the order Fleet sets them: " +
+		"`ClusterResourcePlacementScheduled`, then its rollout's (`RolloutStarted`, `Overridden`, `WorkSynchronized`, `Applied`, " +
+		"`Available`, each prefixed `ClusterResourcePlacement`), up to the first that is not `True`.",
 		NestedObject: rschema.NestedAttributeObject{Attributes: map[string]rschema.Attribute{
 			"type":                 rschema.StringAttribute{Computed: true, MarkdownDescription: "Condition type."},
 			"status":               rschema.StringAttribute{Computed: true, MarkdownDescription: "`True`, `False` or `Unknown`."},
@@ -207,6 +258,9 @@ func (r *placementResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 				return // nothing to preview: the hub already holds this spec
 			}
 		}
+		// The status is the hub's after the write: unknown as a whole, so
+		// that the plan prints one line for it, not each condition it had.
+		wholeUnknown(ctx, &resp.Plan, path.Root("status"), &resp.Diagnostics)
 	}
 	obj := objectRef{placementType, plan.Name}
 	if unknown.covers(field.Root("reviewed_preview")) {
@@ -248,7 +302,7 @@ func (r *placementResource) Update(ctx context.Context, req resource.UpdateReque
 			hubError(&resp.Diagnostics, opUpdate, objectRef{placementType, prior.ID}, err)
 			return
 		}
-		r.record(ctx, req.Plan, p, &resp.State, resp.Private, &resp.Diagnostics)
+		r.record(ctx, req.Plan, m.PreviewLimit, p, &resp.State, resp.Private, &resp.Diagnostics)
 		return
 	}
 	guard := updateGuard(ctx, req.Private, r.current(ctx, prior.Name, prior.Spec), &resp.Diagnostics)
@@ -273,15 +327,15 @@ func (r *placementResource) apply(ctx context.Context, op string, plan tfsdk.Pla
 		hubError(diags, op, objectRef{placementType, m.Name}, err)
 		return
 	}
-	r.record(ctx, plan, p, state, private, diags)
+	r.record(ctx, plan, m.PreviewLimit, p, state, private, diags)
 }
 
 // record stores the planned value with the hub's id and status, and the
 // placement's version in private state.
-func (r *placementResource) record(ctx context.Context, plan tfsdk.Plan, p *hub.Placement, state *tfsdk.State, private privateSetter, diags *diag.Diagnostics) {
+func (r *placementResource) record(ctx context.Context, plan tfsdk.Plan, limit int, p *hub.Placement, state *tfsdk.State, private privateSetter, diags *diag.Diagnostics) {
 	state.Raw = plan.Raw
 	diags.Append(state.SetAttribute(ctx, path.Root("id"), p.Name)...)
-	setComputed(ctx, state, state.Schema, path.Root("status"), newPlacementStatusDoc(p), diags)
+	setComputed(ctx, state, state.Schema, path.Root("status"), newPlacementStatusDoc(p, limit), diags)
 	saveVersion(ctx, private, p.Meta, diags)
 }
 
@@ -324,7 +378,7 @@ func (r *placementResource) Read(ctx context.Context, req resource.ReadRequest, 
 	m.ReviewedPreview = settle(&resp.Diagnostics, m.ReviewedPreview, reviewPlacement, objectRef{placementType, m.Name}, placementReviewSpec(m.Spec), func() (any, bool) {
 		return placement.Expect(placement.Result{Selected: p.Status.Selected}), true
 	})
-	status := newPlacementStatusDoc(p)
+	status := newPlacementStatusDoc(p, m.PreviewLimit)
 	m.Status = &status
 	recordRead(ctx, &resp.State, m, adopted, &resp.Diagnostics)
 }
@@ -345,17 +399,80 @@ func (r *placementResource) ImportState(ctx context.Context, req resource.Import
 	markImported(ctx, resp.Private, &resp.Diagnostics)
 }
 
-// newPlacementStatusDoc is the resource's bounded status of a placement.
-func newPlacementStatusDoc(p *hub.Placement) placementStatusDoc {
+// newPlacementStatusDoc is the resource's bounded status of a placement:
+// at most limit clusters not available are listed.
+func newPlacementStatusDoc(p *hub.Placement, limit int) placementStatusDoc {
 	s := p.Status
 	d := placementStatusDoc{Selected: len(s.Selected), Fulfilled: s.Fulfilled, Message: s.Message, ObservedGeneration: s.ObservedGeneration,
-		Conditions: newConditionDocs(s.Conditions)}
+		Conditions: newConditionDocs(outcomeConditions(s.Conditions)), SelectedResources: len(s.SelectedResources)}
 	if s.Requested >= 0 {
 		req := s.Requested
 		d.Requested = &req
 	}
+	d.ResourceIndex, d.Rollout = rolloutOf(s)
+	for _, cs := range s.Clusters {
+		last := placement.Condition{Type: placement.ClusterRolloutStarted, Status: placement.StatusUnknown}
+		if len(cs.Conditions) > 0 {
+			last = cs.Conditions[len(cs.Conditions)-1]
+		}
+		if last.Type == placement.ClusterAvailable && last.Status == placement.StatusTrue {
+			d.ClustersAvailable++
+			continue
+		}
+		if limit > 0 && len(d.ClustersNotAvailable) >= limit {
+			continue
+		}
+		c := clusterRolloutDoc{Cluster: cs.Cluster, Condition: last.Type, Status: last.Status, Reason: last.Reason, Message: last.Message}
+		for i, f := range cs.FailedPlacements {
+			if i == maxFailedListed {
+				c.FailedPlacements = append(c.FailedPlacements, fmt.Sprintf("and %d more", len(cs.FailedPlacements)-i))
+				break
+			}
+			c.FailedPlacements = append(c.FailedPlacements, failedLine(f))
+		}
+		d.ClustersNotAvailable = append(d.ClustersNotAvailable, c)
+	}
 	return d
 }
+
+// rolloutOf is where a placement's rollout stands: the latest resource
+// snapshot's index (nil before it selected anything) and the rollout's
+// line (nil when done).
+func rolloutOf(s hub.PlacementStatus) (index *int, rollout *string) {
+	if len(s.Clusters) > 0 || len(s.SelectedResources) > 0 {
+		i := s.ResourceIndex
+		index = &i
+	}
+	if s.Rollout != "" {
+		r := s.Rollout
+		rollout = &r
+	}
+	return index, rollout
+}
+
+// outcomeConditions are the placement's Scheduled condition and the last
+// one Fleet reports after it: where its rollout stopped, or Available when
+// it is done — what a plan that changes the placement prints as going away
+// (designs/previews.md §6); the aks_fleet_placement data source has all.
+func outcomeConditions(cs []hub.Condition) []hub.Condition {
+	if len(cs) <= 2 {
+		return cs
+	}
+	return []hub.Condition{cs[0], cs[len(cs)-1]}
+}
+
+// failedLine is a failed resource as a line: the resource (with the
+// envelope that carries it) and why.
+func failedLine(f placement.FailedPlacement) string {
+	line := f.ResourceID.String()
+	if f.Envelope != "" {
+		line += " (in envelope " + f.Envelope + ")"
+	}
+	return line + ": " + f.Condition.Message
+}
+
+// maxFailedListed bounds the failed resources the status lists per cluster.
+const maxFailedListed = 5
 
 func newConditionDocs(cs []hub.Condition) []conditionDoc {
 	var out []conditionDoc

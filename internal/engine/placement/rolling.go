@@ -298,17 +298,7 @@ func AdvanceRollout(name string, spec Spec, prev *RolloutState, fresh bool, sele
 	if st.At.Before(now) {
 		play(st.At)
 	}
-	held := map[string]bool{}
-	st.Bindings = slices.DeleteFunc(st.Bindings, func(b Binding) bool {
-		held[b.Cluster] = true
-		return !slices.Contains(selected, b.Cluster)
-	})
-	for _, c := range selected {
-		if !held[c] {
-			st.Bindings = append(st.Bindings, Binding{Cluster: c, Index: -1})
-		}
-	}
-	slices.SortFunc(st.Bindings, func(a, b Binding) int { return strings.Compare(a.Cluster, b.Cluster) })
+	st.Bindings = selectedBindings(st.Bindings, selected)
 	if sel.Error == nil && sel.Digest != st.Digest {
 		st.Index, st.Digest, st.Untracked = st.Index+1, sel.Digest, Untracked(sel)
 		in.Latest, in.Untracked = st.Index, st.Untracked
@@ -322,4 +312,40 @@ func AdvanceRollout(name string, spec Spec, prev *RolloutState, fresh bool, sele
 	st.At = now
 	in.Bindings, in.Now = st.Bindings, now
 	return RolloutStep{State: st, Plan: plan, Selection: sel, Status: RolloutStatus(name, in, plan, decisions, sel)}
+}
+
+// selectedBindings are the bindings of the clusters selected: a cluster
+// held keeps its binding, a new one is unbound, a released one's is gone;
+// by cluster name.
+func selectedBindings(bindings []Binding, selected []string) []Binding {
+	held := map[string]bool{}
+	out := slices.DeleteFunc(slices.Clone(bindings), func(b Binding) bool {
+		held[b.Cluster] = true
+		return !slices.Contains(selected, b.Cluster)
+	})
+	for _, c := range selected {
+		if !held[c] {
+			out = append(out, Binding{Cluster: c, Index: -1})
+		}
+	}
+	slices.SortFunc(out, func(a, b Binding) int { return strings.Compare(a.Cluster, b.Cluster) })
+	return out
+}
+
+// NextRollout is the rollout a write of spec at now starts (the preview of
+// a change, designs/placement.md §10): from the bindings the hub reports
+// (st; every cluster on st.Index when the hub keeps no more), for the
+// clusters the write selects, on a new resource snapshot when changes (the
+// resources selected, sel, say something else). Failing are the clusters
+// known to fail to apply.
+func NextRollout(spec Spec, st RolloutState, selected []string, changes bool, sel Selection, failing map[string]string, now time.Time) RolloutPlan {
+	in := RolloutInput{Spec: spec, Latest: st.Index, Bindings: selectedBindings(st.Bindings, selected), Failing: failing,
+		Untracked: st.Untracked, Now: now}
+	switch {
+	case changes:
+		in.Latest, in.Untracked = st.Index+1, Untracked(sel)
+	case len(st.Bindings) == 0: // a new placement: its first snapshot is sel
+		in.Untracked = Untracked(sel)
+	}
+	return PlanRollout(in)
 }

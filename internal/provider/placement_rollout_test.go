@@ -1,0 +1,223 @@
+package provider
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+)
+
+// rolloutFleet is 8 members aks-01…aks-08 and a hub cluster whose namespace
+// web holds a ConfigMap (data: version) and a Job — a kind whose
+// availability Fleet does not track, so that a cluster counts as available
+// unavailable_period_seconds (60) after it applied — and a ClusterRole
+// labelled app=web. failing members fail to apply.
+func rolloutFleet(version string, failing ...string) string {
+	var b strings.Builder
+	b.WriteString("regions: [{ name: eastus }]\nclusters:\n")
+	for i := 1; i <= 8; i++ {
+		name := fmt.Sprintf("aks-%02d", i)
+		fails := ""
+		for _, f := range failing {
+			if f == name {
+				fails = `, failures: { placement: "admission webhook denied the request" }`
+			}
+		}
+		fmt.Fprintf(&b, "  - { name: %s, region: eastus%s }\n", name, fails)
+	}
+	fmt.Fprintf(&b, `hub_cluster:
+  namespaces:
+    - name: web
+      objects:
+        - { kind: ConfigMap, name: settings, data: { version: "%s" } }
+        - { group: batch, kind: Job, name: migrate }
+  objects:
+    - { group: rbac.authorization.k8s.io, kind: ClusterRole, name: web-reader, labels: { app: web } }
+`, version)
+	return b.String()
+}
+
+// TestAccPlacement_rollsOutInTheBatchesPreviewed is the placement
+// document's rolling update (max_unavailable 25%, unavailable_period_seconds
+// 60) over 8 clusters, on the hub's clock: a new placement goes to every
+// cluster at once; a change of its resources is previewed in batches of two
+// a minute apart and runs in exactly those batches, as the status reports
+// after each minute; two clusters that fail to apply stop the next rollout,
+// the status naming them, the condition and the resources.
+func TestAccPlacement_rollsOutInTheBatchesPreviewed(t *testing.T) {
+	fleetFile := writeFleet(t, rolloutFleet("1"))
+	provider := providerConfigAt(t.TempDir()+"/state.db", fleetFile, clockFromEnv)
+	at := func(ts string) func() { return func() { t.Setenv(EnvClockTime, ts) } }
+	cfg := func(extra string) string {
+		return provider + `
+resource "aks_fleet_placement" "test" {
+  name = "web"
+  resource_selectors {
+    version = "v1"
+    kind    = "Namespace"
+    name    = "web"
+  }` + extra + `
+  strategy {
+    type = "RollingUpdate"
+    rolling_update {
+      max_unavailable = "25%"
+    }
+  }
+}`
+	}
+	role := `
+  resource_selectors {
+    group   = "rbac.authorization.k8s.io"
+    version = "v1"
+    kind    = "ClusterRole"
+    label_selector {
+      match_labels = { app = "web" }
+    }
+  }`
+	obj, r := placementObj("web"), "aks_fleet_placement.test"
+	available := func(n int64) statecheck.StateCheck {
+		return statecheck.ExpectKnownValue(r, attrPath("status", "clusters_available"), knownvalue.Int64Exact(n))
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviders,
+		Steps: []resource.TestStep{
+			{
+				PreConfig: at("2026-11-27T10:00:00Z"),
+				Config:    cfg(""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					expectSection(obj, "rollout (RollingUpdate: up to 2 unavailable and 2 extra at a time, each available after 60s): 1 batch, all available +1m after apply", "1 · at apply · aks-01, aks-02, aks-03, aks-04, aks-05, aks-06 and 2 more"),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{available(8),
+					statecheck.ExpectKnownValue(r, attrPath("status", "selected_resource_count"), knownvalue.Int64Exact(3)),
+					statecheck.ExpectKnownValue(r, attrPath("status", "resource_index"), knownvalue.Int64Exact(0)),
+					statecheck.ExpectKnownValue(r, attrPath("status", "rollout"), knownvalue.Null()),
+				},
+			},
+			{
+				PreConfig: at("2026-11-27T10:10:00Z"),
+				Config:    cfg(role),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					expectSection(obj, "rollout (RollingUpdate: up to 2 unavailable and 2 extra at a time, each available after 60s): 4 batches, all available +4m after apply",
+						"1 · at apply · aks-01, aks-02", "2 · +1m · aks-03, aks-04", "3 · +2m · aks-05, aks-06", "4 · +3m · aks-07, aks-08"),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{available(2),
+					statecheck.ExpectKnownValue(r, attrPath("status", "resource_index"), knownvalue.Int64Exact(1)),
+					statecheck.ExpectKnownValue(r, attrPath("status", "clusters_not_available").AtSliceIndex(0).AtMapKey("reason"), knownvalue.StringExact("RolloutNotStartedYet")),
+				},
+			},
+			{PreConfig: at("2026-11-27T10:11:00Z"), Config: cfg(role), ConfigStateChecks: []statecheck.StateCheck{available(4)}},
+			{PreConfig: at("2026-11-27T10:12:30Z"), Config: cfg(role), ConfigStateChecks: []statecheck.StateCheck{available(6)}},
+			{PreConfig: at("2026-11-27T10:13:00Z"), Config: cfg(role), ConfigStateChecks: []statecheck.StateCheck{available(8),
+				statecheck.ExpectKnownValue(r, attrPath("status", "rollout"), knownvalue.Null())}},
+			{
+				// The ConfigMap changes on the hub and two clusters fail to
+				// apply: Fleet updates them first, and they hold the budget.
+				PreConfig: func() {
+					t.Setenv(EnvClockTime, "2026-11-27T10:30:00Z")
+					rewriteFleet(t, fleetFile, rolloutFleet("2", "aks-01", "aks-02"))
+				},
+				Config: cfg(role),
+				ConfigStateChecks: []statecheck.StateCheck{available(0),
+					statecheck.ExpectKnownValue(r, attrPath("status", "resource_index"), knownvalue.Int64Exact(2)),
+					statecheck.ExpectKnownValue(r, attrPath("status", "rollout"), knownvalue.StringRegexp(regexp.MustCompile(`^blocked: 6 cluster\(s\) cannot be updated`))),
+					statecheck.ExpectKnownValue(r, attrPath("status", "clusters_not_available").AtSliceIndex(0), knownvalue.ObjectExact(map[string]knownvalue.Check{
+						"cluster": knownvalue.StringExact("aks-01"), "condition": knownvalue.StringExact("Applied"), "status": knownvalue.StringExact("False"),
+						"reason": knownvalue.StringExact("NotAllWorkHaveBeenApplied"), "message": knownvalue.StringExact("Work object web-work is not applied"),
+						"failed_placements": listOf("v1 Namespace web: admission webhook denied the request",
+							"v1 ConfigMap web/settings: admission webhook denied the request",
+							"rbac.authorization.k8s.io/v1 ClusterRole web-reader: admission webhook denied the request",
+							"batch/v1 Job web/migrate: admission webhook denied the request"),
+					})),
+					statecheck.ExpectKnownValue(r, attrPath("status", "conditions").AtSliceIndex(1).AtMapKey("reason"), knownvalue.StringExact("RolloutNotStartedYet")),
+					statecheck.ExpectKnownValue(r, attrPath("status", "conditions").AtSliceIndex(1).AtMapKey("message"),
+						knownvalue.StringExact("The rollout is being blocked by the rollout strategy in 6 cluster(s)")),
+				},
+			},
+		},
+	})
+}
+
+// TestAccPlacement_reportsStatusAsKubectlDescribe is the placement
+// document's `kubectl describe crp crp-1`: PickN 2 of the namespace test
+// with its ConfigMap test-1, on aks-member-1 and aks-member-2 — read back in
+// Fleet's v1 conditions (the document shows an earlier API's names): the
+// placement scheduled and its resources applied and available, each
+// cluster scheduled with its scores, the selected resources in Fleet's
+// order.
+func TestAccPlacement_reportsStatusAsKubectlDescribe(t *testing.T) {
+	fleetFile := writeFleet(t, `
+regions: [{ name: eastus }]
+clusters:
+  - { name: aks-member-1, region: eastus }
+  - { name: aks-member-2, region: eastus }
+hub_cluster:
+  namespaces:
+    - name: test
+      objects:
+        - { kind: ConfigMap, name: test-1 }
+`)
+	config := providerConfig(t, fleetFile) + `
+resource "aks_fleet_placement" "crp" {
+  name = "crp-1"
+  resource_selectors {
+    version = "v1"
+    kind    = "Namespace"
+    name    = "test"
+  }
+  policy {
+    placement_type     = "PickN"
+    number_of_clusters = 2
+  }
+}
+
+data "aks_fleet_placement" "crp" {
+  name = aks_fleet_placement.crp.name
+}`
+	d := "data.aks_fleet_placement.crp"
+	condition := func(typ, reason, message string) knownvalue.Check {
+		return knownvalue.ObjectPartial(map[string]knownvalue.Check{"type": knownvalue.StringExact(typ), "status": knownvalue.StringExact("True"),
+			"reason": knownvalue.StringExact(reason), "message": knownvalue.StringExact(message)})
+	}
+	member := func(name string) knownvalue.Check {
+		return knownvalue.ObjectExact(map[string]knownvalue.Check{
+			"cluster_name": knownvalue.StringExact(name),
+			"conditions": knownvalue.ListExact([]knownvalue.Check{
+				condition("Scheduled", "Scheduled", "Successfully scheduled resources for placement in "+name+
+					" (affinity score: 0, topology spread score: 0): picked by scheduling policy"),
+				condition("RolloutStarted", "RolloutStarted", "Detected the new changes on the resources and started the rollout process"),
+				condition("Overridden", "NoOverrideSpecified", "No override rules are configured for the selected resources"),
+				condition("WorkSynchronized", "AllWorkSynced", "All of the works are synchronized to the latest"),
+				condition("Applied", "AllWorkHaveBeenApplied", "All corresponding work objects are applied"),
+				condition("Available", "AllWorkAreAvailable", "All corresponding work objects are available"),
+			}),
+			"failed_placements": knownvalue.Null(),
+		})
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviders,
+		Steps: []resource.TestStep{{
+			Config: config,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(d, tfjsonpath.New("selected_resources"), listOf("v1 Namespace test", "v1 ConfigMap test/test-1")),
+				statecheck.ExpectKnownValue(d, tfjsonpath.New("resource_index"), knownvalue.Int64Exact(0)),
+				statecheck.ExpectKnownValue(d, tfjsonpath.New("conditions"), knownvalue.ListExact([]knownvalue.Check{
+					condition("ClusterResourcePlacementScheduled", "SchedulingPolicyFulfilled", "found all cluster needed as specified by the scheduling policy"),
+					condition("ClusterResourcePlacementRolloutStarted", "RolloutStarted", "All 2 cluster(s) start rolling out the latest resource"),
+					condition("ClusterResourcePlacementOverridden", "NoOverrideSpecified", "No override rules are configured for the selected resources"),
+					condition("ClusterResourcePlacementWorkSynchronized", "WorkSynchronized", "Works(s) are succcesfully created or updated in 2 target cluster(s)' namespaces"),
+					condition("ClusterResourcePlacementApplied", "ApplySucceeded", "The selected resources are successfully applied to 2 cluster(s)"),
+					condition("ClusterResourcePlacementAvailable", "ResourceAvailable", "The selected resources in 2 cluster(s) are available now"),
+				})),
+				statecheck.ExpectKnownValue(d, tfjsonpath.New("placement_statuses"), knownvalue.ListExact([]knownvalue.Check{member("aks-member-1"), member("aks-member-2")})),
+				statecheck.ExpectKnownValue("aks_fleet_placement.crp", attrPath("status", "conditions").AtSliceIndex(1).AtMapKey("type"),
+					knownvalue.StringExact("ClusterResourcePlacementAvailable")),
+			},
+		}},
+	})
+}
