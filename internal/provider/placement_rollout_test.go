@@ -221,3 +221,102 @@ data "aks_fleet_placement" "crp" {
 		}},
 	})
 }
+
+// TestAccPlacement_waitsForRollout: with wait_for_rollout, apply returns
+// when every cluster has the resources applied and available — on the
+// hub's clock, an hour a second, the four batches of a change — and fails
+// at once, naming the clusters, resources and why, when clusters fail to
+// apply them.
+func TestAccPlacement_waitsForRollout(t *testing.T) {
+	fleetFile := writeFleet(t, rolloutFleet("1"))
+	provider := providerConfigAt(t.TempDir()+"/state.db", fleetFile, clockScaled)
+	cfg := func(extra string) string {
+		return provider + `
+resource "aks_fleet_placement" "test" {
+  name = "web"
+  resource_selectors {
+    version = "v1"
+    kind    = "Namespace"
+    name    = "web"
+  }` + extra + `
+  strategy {
+    type = "RollingUpdate"
+    rolling_update {
+      max_unavailable = "25%"
+    }
+  }
+  wait_for_rollout = true
+}`
+	}
+	role := `
+  resource_selectors {
+    group   = "rbac.authorization.k8s.io"
+    version = "v1"
+    kind    = "ClusterRole"
+    label_selector {
+      match_labels = { app = "web" }
+    }
+  }`
+	r := "aks_fleet_placement.test"
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviders,
+		Steps: []resource.TestStep{
+			{Config: cfg("")},
+			{
+				Config: cfg(role),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(r, attrPath("status", "clusters_available"), knownvalue.Int64Exact(8)),
+					statecheck.ExpectKnownValue(r, attrPath("status", "resource_index"), knownvalue.Int64Exact(1)),
+					statecheck.ExpectKnownValue(r, attrPath("status", "rollout"), knownvalue.Null()),
+				},
+			},
+			{
+				PreConfig:   func() { rewriteFleet(t, fleetFile, rolloutFleet("2", "aks-03")) },
+				Config:      cfg(""),
+				ExpectError: expectError("aks-03: Work object web-work is not applied; v1 Namespace web: admission webhook denied the request"),
+			},
+		},
+	})
+}
+
+// TestAccPlacement_rolloutWaitTimesOut: a rollout that cannot finish in
+// time fails the apply naming the clusters not done and where each stands.
+func TestAccPlacement_rolloutWaitTimesOut(t *testing.T) {
+	fleetFile := writeFleet(t, rolloutFleet("1"))
+	t.Setenv(EnvClockTime, "2026-11-27T10:00:00Z")
+	provider := providerConfigAt(t.TempDir()+"/state.db", fleetFile, clockFromEnv)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviders,
+		Steps: []resource.TestStep{
+			{Config: provider + rolloutPlacement("")},
+			{
+				// The hub's clock stays: after the first batch, the next waits a minute that never comes.
+				PreConfig: func() { t.Setenv(EnvClockTime, "2026-11-27T10:10:00Z") },
+				Config: provider + rolloutPlacement(`
+  resource_selectors {
+    group   = "rbac.authorization.k8s.io"
+    version = "v1"
+    kind    = "ClusterRole"
+    name    = "web-reader"
+  }
+  wait_for_rollout = true
+  timeouts {
+    update = "1s"
+  }`),
+				ExpectError: expectError("after 1s, 6 clusters without the latest resources available"),
+			},
+		},
+	})
+}
+
+func rolloutPlacement(extra string) string {
+	return `
+resource "aks_fleet_placement" "test" {
+  name = "web"
+  resource_selectors {
+    version = "v1"
+    kind    = "Namespace"
+    name    = "web"
+  }` + extra + `
+}`
+}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -18,6 +20,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
@@ -47,6 +50,8 @@ type placementModel struct {
 	placement.Spec
 	PreviewLimit    int                 `json:"preview_limit"`
 	ReviewedPreview string              `json:"reviewed_preview"`
+	WaitForRollout  *bool               `json:"wait_for_rollout"`
+	Timeouts        *runTimeouts        `json:"timeouts"`
 	Status          *placementStatusDoc `json:"status"`
 }
 
@@ -96,7 +101,7 @@ func (r *placementResource) Configure(_ context.Context, req resource.ConfigureR
 	r.configure(req.ProviderData, &resp.Diagnostics)
 }
 
-func (r *placementResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+func (r *placementResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	attrs := placementSpecAttrs()
 	attrs["name"] = rschema.StringAttribute{Required: true, MarkdownDescription: attrs["name"].GetMarkdownDescription(),
 		PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}}
@@ -141,7 +146,12 @@ func (r *placementResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 				}}},
 		},
 	}
+	attrs["wait_for_rollout"] = rschema.BoolAttribute{Optional: true, MarkdownDescription: "Whether apply waits until every " +
+		"selected cluster has the placement's latest resources applied and available, as Fleet reports them (default `false`). " +
+		"A cluster that fails to apply them fails the apply at once, naming the cluster, the resources and why; a rollout " +
+		"still going when `timeouts` pass fails it naming the clusters not done and where each stands."}
 	attrs, blocks := configBlocks(attrs)
+	blocks["timeouts"] = placementTimeoutsBlock(ctx)
 	resp.Schema = rschema.Schema{
 		// Version 3: configurable structures are blocks (designs/schema.md
 		// §1); version 2 had no preview attribute and a status of counts
@@ -296,12 +306,13 @@ func (r *placementResource) Update(ctx context.Context, req resource.UpdateReque
 	if _, ok := readValue(req.Plan.Raw, &m, &resp.Diagnostics); !ok {
 		return
 	}
-	if sameSpec(prior.Spec, m.Spec, placement.WithDefaults) { // preview_limit or reviewed_preview only: nothing to write
+	if sameSpec(prior.Spec, m.Spec, placement.WithDefaults) { // preview_limit, reviewed_preview, waiting only: nothing to write
 		p, err := r.hub.GetPlacement(ctx, prior.ID)
 		if err != nil {
 			hubError(&resp.Diagnostics, opUpdate, objectRef{placementType, prior.ID}, err)
 			return
 		}
+		p = r.await(ctx, m, p, "update", &resp.Diagnostics)
 		r.record(ctx, req.Plan, m.PreviewLimit, p, &resp.State, resp.Private, &resp.Diagnostics)
 		return
 	}
@@ -327,7 +338,83 @@ func (r *placementResource) apply(ctx context.Context, op string, plan tfsdk.Pla
 		hubError(diags, op, objectRef{placementType, m.Name}, err)
 		return
 	}
+	timeout := map[string]string{opCreate: "create"}[op]
+	if timeout == "" {
+		timeout = "update"
+	}
+	p = r.await(ctx, m, p, timeout, diags)
 	r.record(ctx, plan, m.PreviewLimit, p, state, private, diags)
+}
+
+// placementTimeoutsBlock is terraform-plugin-framework-timeouts' block for
+// how long apply waits for the rollout.
+func placementTimeoutsBlock(ctx context.Context) rschema.Block {
+	b := timeouts.Block(ctx, timeouts.Opts{Create: true, Update: true,
+		CreateDescription: "How long create waits for the rollout with `wait_for_rollout` (a Go duration; default `60m`).",
+		UpdateDescription: "How long update waits for the rollout with `wait_for_rollout` (a Go duration; default `60m`)."})
+	if sb, ok := b.(rschema.SingleNestedBlock); ok {
+		sb.MarkdownDescription = "How long apply waits for the rollout with `wait_for_rollout`."
+		return sb
+	}
+	return b
+}
+
+// await waits, with wait_for_rollout, until the placement p's rollout is
+// done (placement.RolloutDone): every selected cluster has the latest
+// resources applied and available. A cluster that fails to apply them is
+// an error at once; so is the timeout, and a hub clock that does not move
+// while the rollout waits on it is a warning. It returns the placement as
+// last read (p, on an error).
+func (r *placementResource) await(ctx context.Context, m placementModel, p *hub.Placement, op string, diags *diag.Diagnostics) *hub.Placement {
+	if m.WaitForRollout == nil || !*m.WaitForRollout || p == nil {
+		return p
+	}
+	timeout := timeoutOf(m.Timeouts, op)
+	deadline := time.Now().Add(timeout)
+	lastClock, still := r.hub.Now(), 0
+	for {
+		done, failed, pending := placement.RolloutDone(p.Status.Clusters)
+		if len(p.Status.Selected) > len(p.Status.Clusters) { // a hub that has not reported every cluster yet
+			done = false
+		}
+		if len(failed) > 0 {
+			diags.AddAttributeError(path.Root("wait_for_rollout"), "Placement rollout failed",
+				fmt.Sprintf("%s %s: %s failed to apply the placement's resources:\n%s\nFix what the messages say on the clusters (or the "+
+					"resources on the hub cluster); Fleet applies them again when they change.", placementType, p.Name,
+					clusters(len(failed)), strings.Join(failed, "\n")))
+			return p
+		}
+		if done {
+			return p
+		}
+		tflog.Info(ctx, "waiting for placement rollout", map[string]any{"placement": p.Name, "clusters_pending": len(pending),
+			"rollout": p.Status.Rollout})
+		if time.Now().After(deadline) {
+			diags.AddAttributeError(path.Root("wait_for_rollout"), "Placement rollout still in progress",
+				fmt.Sprintf("%s %s: after %s, %s without the latest resources available:\n%s\n%s. It goes on: refresh to follow it, or raise timeouts.",
+					placementType, p.Name, timeout, clusters(len(pending)), strings.Join(pending, "\n"), p.Status.Rollout))
+			return p
+		}
+		select {
+		case <-ctx.Done():
+			diags.AddError("Stopped waiting for the placement rollout", ctx.Err().Error())
+			return p
+		case <-time.After(pollInterval):
+		}
+		if now := r.hub.Now(); now.After(lastClock) {
+			lastClock, still = now, 0
+		} else if still++; still >= 2 {
+			diags.AddWarning("The hub's clock does not move", fmt.Sprintf("%s %s: %s cannot progress while the hub's clock is "+
+				"fixed: apply stops waiting. Use a real or scaled mock clock to watch a rollout progress.", placementType, p.Name, p.Status.Rollout))
+			return p
+		}
+		next, err := r.hub.GetPlacement(ctx, p.Name)
+		if err != nil {
+			hubError(diags, opRead, objectRef{placementType, p.Name}, err)
+			return p
+		}
+		p = next
+	}
 }
 
 // record stores the planned value with the hub's id and status, and the

@@ -31,3 +31,15 @@ output "web_clusters" {
 output "web_left_out" {
   value = { for d in data.aks_fleet_placement.web.decisions : d.cluster_name => d.reason if !d.selected }
 }
+
+# Where the placement's resources stand on each cluster, as Fleet reports it.
+output "web_not_available" {
+  value = {
+    for s in data.aks_fleet_placement.web.placement_statuses : s.cluster_name => s.conditions[length(s.conditions) - 1].reason
+    if s.conditions[length(s.conditions) - 1].type != "Available"
+  }
+}
+
+output "web_resources" {
+  value = data.aks_fleet_placement.web.selected_resources
+}

@@ -159,11 +159,18 @@ resource "aks_fleet_placement" "spread" {
       when_unsatisfiable = "ScheduleAnyway"
     }
   }
+  # The plan previews the rollout's batches; apply waits until every
+  # cluster has the resources applied and available, or says which failed.
   strategy {
     rolling_update {
       max_unavailable = "50%"
       max_surge       = "1"
     }
+  }
+  wait_for_rollout = true
+  timeouts {
+    create = "10m"
+    update = "10m"
   }
 }
 

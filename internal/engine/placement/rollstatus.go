@@ -378,3 +378,33 @@ func BindingsFromStatus(clusters []ClusterStatus, indexes []int) []Binding {
 	}
 	return out
 }
+
+// RolloutDone tells whether every cluster has the latest resources applied
+// and available (its last condition Available True); failed are the
+// clusters whose apply failed, each as "cluster: resource: why" lines, and
+// pending the others not done, each with the condition it stopped at.
+func RolloutDone(clusters []ClusterStatus) (done bool, failed, pending []string) {
+	for _, cs := range clusters {
+		if len(cs.Conditions) == 0 {
+			pending = append(pending, cs.Cluster+": no status yet")
+			continue
+		}
+		last := cs.Conditions[len(cs.Conditions)-1]
+		switch {
+		case last.Type == ClusterAvailable && last.Status == StatusTrue:
+		case last.Type == ClusterApplied && last.Status == StatusFalse:
+			line := cs.Cluster + ": " + last.Message
+			for i, f := range cs.FailedPlacements {
+				if i == 5 {
+					line += fmt.Sprintf("; and %d more", len(cs.FailedPlacements)-i)
+					break
+				}
+				line += fmt.Sprintf("; %s: %s", f.ResourceID, f.Condition.Message)
+			}
+			failed = append(failed, line)
+		default:
+			pending = append(pending, fmt.Sprintf("%s: %s %s (%s)", cs.Cluster, last.Type, last.Status, last.Reason))
+		}
+	}
+	return len(failed) == 0 && len(pending) == 0, failed, pending
+}

@@ -50,18 +50,50 @@ type scheduler struct {
 	// refused are the generations of placements the engine refused, which
 	// are not tried again (a new generation is).
 	refused map[string]int64
+	// rolling are the placements whose rollout has batches to come: Fleet's
+	// rollout controller requeues them, the ticker brings them to the hub's now.
+	rolling map[string]bool
+	ticked  chan struct{}
 }
+
+// rolloutTick is how often the rollout controller looks at the rollouts
+// that have batches to come (real time; the hub's clock may run faster).
+const rolloutTick = 200 * time.Millisecond
 
 func startScheduler(s *Sim, c *kubetest.Cluster) *scheduler {
 	ctx, cancel := context.WithCancel(context.Background())
-	sc := &scheduler{sim: s, cluster: c, cancel: cancel, done: make(chan struct{}), refused: map[string]int64{}}
+	sc := &scheduler{sim: s, cluster: c, cancel: cancel, done: make(chan struct{}), refused: map[string]int64{},
+		rolling: map[string]bool{}, ticked: make(chan struct{})}
 	go sc.run(ctx)
+	go sc.tick(ctx)
 	return sc
 }
 
 func (sc *scheduler) stop() {
 	sc.cancel()
 	<-sc.done
+	<-sc.ticked
+}
+
+// tick brings the rollouts with batches to come to the hub's now, as Fleet's
+// rollout controller requeues a placement until its rollout is done.
+func (sc *scheduler) tick(ctx context.Context) {
+	defer close(sc.ticked)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(rolloutTick):
+		}
+		sc.mu.Lock()
+		any := len(sc.rolling) > 0
+		sc.mu.Unlock()
+		if any {
+			if err := sc.rollOutAll(ctx); err != nil && ctx.Err() == nil {
+				sc.sim.logf("fleetsim: rollout: %v", err)
+			}
+		}
+	}
 }
 
 func (sc *scheduler) placements() dynamic.ResourceInterface {
@@ -444,6 +476,13 @@ func (sc *scheduler) writePlacementStatus(ctx context.Context, obj *unstructured
 			}
 		}
 		step := placement.AdvanceRollout(name, spec, state, !kept, o.selected, o.decisions, f, now)
+		if sc.rolling != nil {
+			if len(step.Plan.Batches) > 0 {
+				sc.rolling[name] = true
+			} else {
+				delete(sc.rolling, name)
+			}
+		}
 		st := kube.PlacementStatus{ObservedGeneration: generation, Clusters: o.selected, ResourceIndex: step.State.Index,
 			SelectedResources: step.Selection.Resources}
 		if !o.fulfilled && o.requested > len(o.selected) {
@@ -510,10 +549,14 @@ func mapConditions(cs []kube.Condition) []placement.Condition {
 // hub does it when it reads one): Fleet's rollout controller moves on with
 // the clock and with the hub cluster's resources.
 func (s *Sim) rollOutAll(ctx context.Context) error {
-	sc := s.sched
-	if sc == nil {
+	if s.sched == nil {
 		return nil
 	}
+	return s.sched.rollOutAll(ctx)
+}
+
+func (sc *scheduler) rollOutAll(ctx context.Context) error {
+	s := sc.sim
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
 	list, err := sc.placements().List(ctx, metav1.ListOptions{})
