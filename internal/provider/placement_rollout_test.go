@@ -320,3 +320,110 @@ resource "aks_fleet_placement" "test" {
   }` + extra + `
 }`
 }
+
+// TestAccPlacement_changeTriggersAsTheDocumentLists: the placement
+// document's "Placement change triggers". A resource-only change — the
+// resources on the hub cluster, or resource_selectors — rolls out to the
+// clusters the placement holds without rescheduling; scale-out adds
+// clusters without moving the others; a policy change reschedules.
+func TestAccPlacement_changeTriggersAsTheDocumentLists(t *testing.T) {
+	fleetFile := writeFleet(t, rolloutFleet("1"))
+	t.Setenv(EnvClockTime, "2026-11-27T10:00:00Z")
+	provider := providerConfigAt(t.TempDir()+"/state.db", fleetFile, clockFromEnv)
+	cfg := func(selectors, policy string) string {
+		return provider + `
+resource "aks_fleet_placement" "test" {
+  name = "web"
+  resource_selectors {
+    version = "v1"
+    kind    = "Namespace"
+    name    = "web"
+  }` + selectors + `
+  policy {
+    placement_type = "PickN"
+` + policy + `
+  }
+}
+
+data "aks_fleet_placement" "test" {
+  name = aks_fleet_placement.test.name
+}`
+	}
+	two, three := "    number_of_clusters = 2", "    number_of_clusters = 3"
+	role := `
+  resource_selectors {
+    group   = "rbac.authorization.k8s.io"
+    version = "v1"
+    kind    = "ClusterRole"
+    name    = "web-reader"
+  }`
+	prefer := three + `
+    affinity {
+      required {
+        label_selector {
+          match_labels = { tier = "gold" }
+        }
+      }
+    }`
+	obj, r, d := placementObj("web"), "aks_fleet_placement.test", "data.aks_fleet_placement.test"
+	index := func(n int64) statecheck.StateCheck {
+		return statecheck.ExpectKnownValue(r, attrPath("status", "resource_index"), knownvalue.Int64Exact(n))
+	}
+	held := func(names ...string) statecheck.StateCheck {
+		return statecheck.ExpectKnownValue(d, tfjsonpath.New("selected_clusters"), listOf(names...))
+	}
+	at := func(ts string) func() { return func() { t.Setenv(EnvClockTime, ts) } }
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviders,
+		Steps: []resource.TestStep{
+			{Config: cfg("", two), ConfigStateChecks: []statecheck.StateCheck{index(0), held("aks-07", "aks-08")}},
+			{
+				// resource_selectors change: the same clusters, a new snapshot rolled out to them.
+				PreConfig: at("2026-11-27T10:10:00Z"),
+				Config:    cfg(role, two),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					expectPreview(obj, "PickN: 2 of 2 clusters selected, 0 added, 0 released", "keeps 2 clusters it holds: aks-07, aks-08"),
+					expectSection(obj, "rollout (RollingUpdate: up to 1 unavailable and 1 extra at a time, each available after 60s): 2 batches, all available +2m after apply",
+						"1 · at apply · aks-07", "2 · +1m · aks-08"),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{index(1), held("aks-07", "aks-08")},
+			},
+			{
+				// The resources change on the hub: no change to plan, the
+				// clusters held get the new snapshot, nothing is rescheduled.
+				PreConfig: func() {
+					t.Setenv(EnvClockTime, "2026-11-27T10:20:00Z")
+					rewriteFleet(t, fleetFile, rolloutFleet("2"))
+				},
+				Config:           cfg(role, two),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				ConfigStateChecks: []statecheck.StateCheck{index(2), held("aks-07", "aks-08"),
+					statecheck.ExpectKnownValue(r, attrPath("status", "clusters_available"), knownvalue.Int64Exact(1))},
+			},
+			{
+				// Scale-out: one cluster added, bound at apply; the two held stay.
+				PreConfig: at("2026-11-27T10:30:00Z"),
+				Config:    cfg(role, three),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					expectPreview(obj, "PickN: 3 of 3 clusters selected, 1 added, 0 released (+aks-06)", "keeps 2 clusters it holds: aks-07, aks-08"),
+					expectSection(obj, "rollout (RollingUpdate: up to 1 unavailable and 1 extra at a time, each available after 60s): 1 batch, all available +1m after apply",
+						"1 · at apply · aks-06"),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{index(2), held("aks-06", "aks-07", "aks-08")},
+			},
+			{
+				// A policy change reschedules: the gold clusters only.
+				PreConfig: func() {
+					t.Setenv(EnvClockTime, "2026-11-27T10:40:00Z")
+					rewriteFleet(t, fleetFile, strings.Replace(strings.Replace(rolloutFleet("2"), "name: aks-01, region: eastus", "name: aks-01, region: eastus, labels: { tier: gold }", 1),
+						"name: aks-02, region: eastus", "name: aks-02, region: eastus, labels: { tier: gold }", 1))
+				},
+				Config: cfg(role, prefer),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					expectPreview(obj, "PickN: 2 of 3 clusters selected, 2 added, 3 released"),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{held("aks-01", "aks-02")},
+			},
+		},
+	})
+}
