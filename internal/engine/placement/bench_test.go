@@ -138,6 +138,19 @@ func BenchmarkScaleIn5kHalfUnbound(b *testing.B) {
 // namespaces by label, cluster roles by label) over a hub of 500 objects
 // in 50 namespaces and 50 cluster roles (designs/placement.md §9).
 func BenchmarkSelectResources500(b *testing.B) {
+	hub, sels := hub500()
+	if s := placement.SelectResources(sels, hub); s.Error != nil || len(s.Resources) != 9+90+10 {
+		b.Fatalf("err=%v selected=%d", s.Error, len(s.Resources))
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		placement.SelectResources(sels, hub)
+	}
+}
+
+// hub500 is 500 hub objects in 50 namespaces (a Namespace, 4 ConfigMaps, 4
+// Deployments and a ClusterRole each) and three selectors over them.
+func hub500() (fleet.HubResources, []placement.ResourceSelector) {
 	var hub fleet.HubResources
 	hub.APIs = []fleet.APIResource{{Version: "v1", Kind: "Namespace"}, {Version: "v1", Kind: "ConfigMap", Namespaced: true},
 		{Group: "apps", Version: "v1", Kind: "Deployment", Namespaced: true}, {Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRole"}}
@@ -160,11 +173,62 @@ func BenchmarkSelectResources500(b *testing.B) {
 		{Version: "v1", Kind: "Namespace", LabelSelector: labels("team", "t1")},
 		{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRole", LabelSelector: labels("team", "t2")},
 	}
-	if s := placement.SelectResources(sels, hub); s.Error != nil || len(s.Resources) != 9+90+10 {
-		b.Fatalf("err=%v selected=%d", s.Error, len(s.Resources))
+	return hub, sels
+}
+
+// BenchmarkSelectionAndRolloutPreview1k500 is what the plan of a resource
+// change computes besides scheduling (designs/placement.md §9, §10): the
+// selection over 500 hub objects and the rollout over 1,000 clusters held
+// (max_unavailable 10%: 10 batches), with the status of the first.
+func BenchmarkSelectionAndRolloutPreview1k500(b *testing.B) {
+	hub, sels := hub500()
+	var st placement.RolloutState
+	var selected []string
+	for i := range 1000 {
+		c := fmt.Sprintf("member-%04d", i)
+		selected = append(selected, c)
+		st.Bindings = append(st.Bindings, placement.Binding{Cluster: c, Index: 0, AppliedAt: time.Unix(0, 0)})
+	}
+	ten := "10%"
+	spec := placement.Spec{ResourceSelectors: sels, Strategy: placement.Strategy{Type: placement.RollingUpdateStrategy,
+		RollingUpdate: &placement.RollingUpdate{MaxUnavailable: &ten}}}
+	now := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	if p := placement.NextRollout(spec, st, selected, true, placement.SelectResources(sels, hub), nil, now); len(p.Batches) != 10 {
+		b.Fatalf("%d batches", len(p.Batches))
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		placement.SelectResources(sels, hub)
+		sel := placement.SelectResources(sels, hub)
+		placement.NextRollout(spec, st, selected, true, sel, nil, now)
+	}
+}
+
+// BenchmarkAdvanceRollout1k is the rollout part of a placement read on the
+// mock hub (designs/placement.md §10): 1,000 clusters mid-rollout (10% at a
+// time, a batch due), brought to now with every cluster's status.
+func BenchmarkAdvanceRollout1k(b *testing.B) {
+	hub, sels := hub500()
+	f := &fleet.Fleet{Hub: hub}
+	ten := "10%"
+	spec := placement.Spec{ResourceSelectors: sels, Strategy: placement.Strategy{Type: placement.RollingUpdateStrategy,
+		RollingUpdate: &placement.RollingUpdate{MaxUnavailable: &ten}}}
+	t0 := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	sel := placement.SelectResources(sels, hub)
+	st := &placement.RolloutState{Index: 1, Digest: sel.Digest, Untracked: true, IndexAt: t0, At: t0}
+	var selected []string
+	var decisions []placement.Decision
+	for i := range 1000 {
+		c := fmt.Sprintf("member-%04d", i)
+		selected = append(selected, c)
+		decisions = append(decisions, placement.Decision{ClusterName: c, Selected: true})
+		b := placement.Binding{Cluster: c, Index: 0, AppliedAt: t0.Add(-time.Hour), Since: t0.Add(-time.Hour)}
+		if i < 300 {
+			b.Index, b.AppliedAt = 1, t0
+		}
+		st.Bindings = append(st.Bindings, b)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		placement.AdvanceRollout("web", spec, st, false, selected, decisions, f, t0.Add(90*time.Second))
 	}
 }

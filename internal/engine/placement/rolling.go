@@ -25,6 +25,9 @@ type Binding struct {
 	AppliedAt time.Time `json:"applied_at"`
 	// Failed tells that applying Index failed on the cluster.
 	Failed bool `json:"failed,omitempty"`
+	// Since is when the scheduler created the binding (its cluster's
+	// Scheduled condition turned True).
+	Since time.Time `json:"since,omitzero"`
 }
 
 // RolloutInput is what the rollout controller decides from.
@@ -42,6 +45,9 @@ type RolloutInput struct {
 	// unavailable_period_seconds after it applied (WorkNotTrackable).
 	Untracked bool
 	Now       time.Time
+	// LatestAt is when the latest snapshot was taken (RolloutStatus: since
+	// when a cluster still on an older one has been held back).
+	LatestAt time.Time
 }
 
 // RolloutBatch is the bindings one reconcile of the rollout controller moves
@@ -213,7 +219,10 @@ type RolloutState struct {
 	Digest    string    `json:"resource_digest"`
 	Untracked bool      `json:"untracked"`
 	Bindings  []Binding `json:"bindings"`
-	At        time.Time `json:"at"`
+	// IndexAt is when snapshot Index was taken; At is the instant the
+	// bindings are as of.
+	IndexAt time.Time `json:"index_at"`
+	At      time.Time `json:"at"`
 }
 
 // RolledOut tells whether the rollout has nothing left to do for the
@@ -265,11 +274,11 @@ func AdvanceRollout(name string, spec Spec, prev *RolloutState, fresh bool, sele
 		st = *prev
 		st.Bindings = slices.Clone(prev.Bindings)
 	} else {
-		st = RolloutState{Digest: sel.Digest, Untracked: Untracked(sel), At: now}
+		st = RolloutState{Digest: sel.Digest, Untracked: Untracked(sel), At: now, IndexAt: now}
 		for _, c := range selected {
-			b := Binding{Cluster: c, Index: -1}
+			b := Binding{Cluster: c, Index: -1, Since: now}
 			if !fresh {
-				b.Index, b.AppliedAt = 0, time.Unix(0, 0).UTC()
+				b.Index, b.AppliedAt, b.Since = 0, time.Unix(0, 0).UTC(), time.Unix(0, 0).UTC()
 			}
 			st.Bindings = append(st.Bindings, b)
 		}
@@ -282,15 +291,19 @@ func AdvanceRollout(name string, spec Spec, prev *RolloutState, fresh bool, sele
 		plan := PlanRollout(in)
 		left := plan
 		left.Batches = nil
+		at := make(map[string]int, len(st.Bindings))
+		for i, b := range st.Bindings {
+			at[b.Cluster] = i
+		}
 		for _, b := range plan.Batches {
 			if b.At.After(now) {
 				left.Batches = append(left.Batches, b)
 				continue
 			}
 			for _, c := range b.Clusters {
-				i := slices.IndexFunc(st.Bindings, func(x Binding) bool { return x.Cluster == c })
+				i := at[c]
 				_, failed := failing[c]
-				st.Bindings[i] = Binding{Cluster: c, Index: st.Index, AppliedAt: b.At, Failed: failed}
+				st.Bindings[i].Index, st.Bindings[i].AppliedAt, st.Bindings[i].Failed = st.Index, b.At, failed
 			}
 		}
 		return left
@@ -298,9 +311,9 @@ func AdvanceRollout(name string, spec Spec, prev *RolloutState, fresh bool, sele
 	if st.At.Before(now) {
 		play(st.At)
 	}
-	st.Bindings = selectedBindings(st.Bindings, selected)
+	st.Bindings = selectedBindings(st.Bindings, selected, now)
 	if sel.Error == nil && sel.Digest != st.Digest {
-		st.Index, st.Digest, st.Untracked = st.Index+1, sel.Digest, Untracked(sel)
+		st.Index, st.Digest, st.Untracked, st.IndexAt = st.Index+1, sel.Digest, Untracked(sel), now
 		in.Latest, in.Untracked = st.Index, st.Untracked
 	}
 	for i, b := range st.Bindings { // a failure no longer injected: it applies again
@@ -310,22 +323,25 @@ func AdvanceRollout(name string, spec Spec, prev *RolloutState, fresh bool, sele
 	}
 	plan := play(now)
 	st.At = now
-	in.Bindings, in.Now = st.Bindings, now
+	in.Bindings, in.Now, in.LatestAt = st.Bindings, now, st.IndexAt
 	return RolloutStep{State: st, Plan: plan, Selection: sel, Status: RolloutStatus(name, in, plan, decisions, sel)}
 }
 
 // selectedBindings are the bindings of the clusters selected: a cluster
 // held keeps its binding, a new one is unbound, a released one's is gone;
 // by cluster name.
-func selectedBindings(bindings []Binding, selected []string) []Binding {
-	held := map[string]bool{}
+func selectedBindings(bindings []Binding, selected []string, now time.Time) []Binding {
+	held, want := map[string]bool{}, make(map[string]bool, len(selected))
+	for _, c := range selected {
+		want[c] = true
+	}
 	out := slices.DeleteFunc(slices.Clone(bindings), func(b Binding) bool {
 		held[b.Cluster] = true
-		return !slices.Contains(selected, b.Cluster)
+		return !want[b.Cluster]
 	})
 	for _, c := range selected {
 		if !held[c] {
-			out = append(out, Binding{Cluster: c, Index: -1})
+			out = append(out, Binding{Cluster: c, Index: -1, Since: now})
 		}
 	}
 	slices.SortFunc(out, func(a, b Binding) int { return strings.Compare(a.Cluster, b.Cluster) })
@@ -339,7 +355,7 @@ func selectedBindings(bindings []Binding, selected []string) []Binding {
 // resources selected, sel, say something else). Failing are the clusters
 // known to fail to apply.
 func NextRollout(spec Spec, st RolloutState, selected []string, changes bool, sel Selection, failing map[string]string, now time.Time) RolloutPlan {
-	in := RolloutInput{Spec: spec, Latest: st.Index, Bindings: selectedBindings(st.Bindings, selected), Failing: failing,
+	in := RolloutInput{Spec: spec, Latest: st.Index, Bindings: selectedBindings(st.Bindings, selected, now), Failing: failing,
 		Untracked: st.Untracked, Now: now}
 	switch {
 	case changes:
@@ -348,4 +364,17 @@ func NextRollout(spec Spec, st RolloutState, selected []string, changes bool, se
 		in.Untracked = Untracked(sel)
 	}
 	return PlanRollout(in)
+}
+
+// Moved tells whether the rollout state s differs from prev in more than
+// the instant it is as of: a hub keeps s only then (replaying from prev.At
+// gives the same).
+func (s RolloutState) Moved(prev *RolloutState) bool {
+	if prev == nil {
+		return true
+	}
+	return s.Index != prev.Index || s.Digest != prev.Digest || s.Untracked != prev.Untracked || !s.IndexAt.Equal(prev.IndexAt) ||
+		!slices.EqualFunc(s.Bindings, prev.Bindings, func(a, b Binding) bool {
+			return a.Cluster == b.Cluster && a.Index == b.Index && a.AppliedAt.Equal(b.AppliedAt) && a.Failed == b.Failed && a.Since.Equal(b.Since)
+		})
 }

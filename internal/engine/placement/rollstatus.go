@@ -53,8 +53,7 @@ type Condition struct {
 	Status  string `json:"status"`
 	Reason  string `json:"reason"`
 	Message string `json:"message"`
-	// LastTransitionTime is set by the hub that reports the condition
-	// (Transitioned); RolloutStatus leaves it zero.
+	// LastTransitionTime is when the status last changed.
 	LastTransitionTime time.Time `json:"last_transition_time"`
 }
 
@@ -69,18 +68,6 @@ func Transitioned(cs, prev []Condition, now time.Time) {
 				cs[i].LastTransitionTime = p.LastTransitionTime
 			}
 		}
-	}
-}
-
-// TransitionedClusters is Transitioned for every cluster's conditions, the
-// previous ones found by cluster name.
-func TransitionedClusters(cs, prev []ClusterStatus, now time.Time) {
-	for i := range cs {
-		var before []Condition
-		if j := slices.IndexFunc(prev, func(p ClusterStatus) bool { return p.Cluster == cs[i].Cluster }); j >= 0 {
-			before = prev[j].Conditions
-		}
-		Transitioned(cs[i].Conditions, before, now)
 	}
 }
 
@@ -167,7 +154,7 @@ func RolloutStatus(name string, in RolloutInput, plan RolloutPlan, decisions []D
 			d = Decision{ClusterName: b.Cluster}
 		}
 		cs := ClusterStatus{Cluster: b.Cluster, Conditions: []Condition{{Type: ClusterScheduled, Status: StatusTrue, Reason: "Scheduled",
-			Message: ScheduledMessage(spec.Policy, d)}}}
+			Message: ScheduledMessage(spec.Policy, d), LastTransitionTime: b.Since}}}
 		switch {
 		case b.Index < in.Latest && plan.External:
 			cs.Conditions = append(cs.Conditions, Condition{Type: ClusterRolloutStarted, Status: StatusUnknown, Reason: "RolloutStartedUnknown",
@@ -194,6 +181,15 @@ func RolloutStatus(name string, in RolloutInput, plan RolloutPlan, decisions []D
 			} else {
 				cs.Conditions = append(cs.Conditions, Condition{Type: ClusterAvailable, Status: StatusTrue, Reason: "AllWorkAreAvailable",
 					Message: "All corresponding work objects are available"})
+			}
+		}
+		// The rollout's conditions changed when the binding was updated, or
+		// — held back — when the latest snapshot was taken.
+		for i := range cs.Conditions[1:] {
+			if cs.Conditions[1+i].Reason == "RolloutNotStartedYet" || cs.Conditions[1+i].Reason == "RolloutStartedUnknown" {
+				cs.Conditions[1+i].LastTransitionTime = in.LatestAt
+			} else {
+				cs.Conditions[1+i].LastTransitionTime = b.AppliedAt
 			}
 		}
 		out.Clusters = append(out.Clusters, cs)

@@ -1,14 +1,18 @@
 package mock
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/selector"
 	"github.com/fleetform/terraform-provider-aks/internal/fleetgen"
+	"github.com/fleetform/terraform-provider-aks/internal/hub"
 )
 
 func TestGeneratedFleetLoads(t *testing.T) {
@@ -178,6 +182,65 @@ func TestRelativeAgesFollowTheClock(t *testing.T) {
 		}
 		if a, _ := f.Cluster("a"); !a.NAPNodes[0].CreatedAt.Equal(created) {
 			t.Fatalf("after %s: node created at %s, was %s", elapsed, a.NAPNodes[0].CreatedAt, created)
+		}
+	}
+}
+
+// BenchmarkPlacementRolloutRead1k500 is a placement read on the mock hub
+// while its rollout runs (designs/placement.md §10): 1,000 clusters held,
+// 500 hub objects in 50 namespaces (the placement selects 10 of them), a
+// resource change rolled out 10% at a time, untracked objects making each
+// batch wait a minute; the hub's clock moves 10 s a read, so that every
+// read brings the rollout on and writes it.
+func BenchmarkPlacementRolloutRead1k500(b *testing.B) {
+	dir := b.TempDir()
+	file := filepath.Join(dir, "fleet.yaml")
+	inventory := func(version string) []byte {
+		gen := fleetgen.Generate(fleetgen.Options{Clusters: 1000, Seed: 11})
+		gen = gen[:bytes.Index(gen, []byte("hub_cluster:"))]
+		var b bytes.Buffer
+		b.Write(gen)
+		b.WriteString("hub_cluster:\n  namespaces:\n")
+		for n := range 50 {
+			fmt.Fprintf(&b, "    - name: ns-%02d\n      objects:\n", n)
+			for i := range 9 {
+				fmt.Fprintf(&b, "        - { group: batch, kind: Job, name: job-%d, data: { v: %q } }\n", i, version)
+			}
+		}
+		return b.Bytes()
+	}
+	if err := os.WriteFile(file, inventory("1"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	h, err := New(Config{FleetFile: file, StatePath: filepath.Join(dir, "s.db")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	now := testNow
+	h.clock = &Clock{cfg: ClockConfig{Mode: ClockScaled, Time: testNow, Scale: 1}, anchor: testNow, real: func() time.Time { return now }}
+	ten := "10%"
+	ctx := context.Background()
+	p := hub.Placement{Meta: hub.Meta{Name: "web"}, Spec: placement.Spec{
+		ResourceSelectors: []placement.ResourceSelector{{Version: "v1", Kind: "Namespace", Name: "ns-07"}},
+		Strategy:          placement.Strategy{Type: placement.RollingUpdateStrategy, RollingUpdate: &placement.RollingUpdate{MaxUnavailable: &ten}}}}
+	if _, err := h.ApplyPlacement(ctx, p, hub.Precondition{}); err != nil {
+		b.Fatal(err)
+	}
+	now = now.Add(time.Hour)
+	if err := os.WriteFile(file, inventory("2"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	later := time.Now().Add(time.Second)
+	_ = os.Chtimes(file, later, later)
+	got, err := h.GetPlacement(ctx, "web")
+	if err != nil || got.Status.ResourceIndex != 1 || len(got.Status.Selected) < 900 {
+		b.Fatalf("index %d, %d selected, %v", got.Status.ResourceIndex, len(got.Status.Selected), err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		now = now.Add(10 * time.Second)
+		if _, err := h.GetPlacement(ctx, "web"); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

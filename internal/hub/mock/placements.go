@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -38,16 +39,21 @@ func (h *Hub) GetPlacement(ctx context.Context, name string) (*hub.Placement, er
 	if err != nil {
 		return nil, err
 	}
-	sel := placement.SelectResources(p.Spec.ResourceSelectors, f.Hub)
-	if p.Status.ObservedFleet == fp && p.Status.Rollout.RolledOut(sel) {
-		return p.object(rec.meta(name)), nil
-	}
 	status := p.Status
 	if p.Status.ObservedFleet != fp {
 		if status, err = schedule(p.Spec, p, f, fp, now); err != nil {
 			return nil, err
 		}
-		status.Rollout, status.Clusters = p.Status.Rollout, p.Status.Clusters
+		status.Rollout = p.Status.Rollout
+	}
+	// The rollout brought to now: stored only when it moved (replaying from
+	// the stored instant gives the same), so that most reads write nothing.
+	rc := rollOut(name, p.Spec, &status, false, f, now)
+	status = withConditions(status, p.Status, rec.Generation, now, rc)
+	if p.Status.ObservedFleet == fp && !status.Rollout.Moved(p.Status.Rollout) && status.RolloutNote == p.Status.RolloutNote &&
+		slices.Equal(status.SelectedResources, p.Status.SelectedResources) && slices.Equal(status.Conditions, p.Status.Conditions) {
+		p.Status.Clusters = status.Clusters
+		return p.object(rec.meta(name)), nil
 	}
 	err = h.store.Update(func(tx *bolt.Tx) error {
 		cur, curRec, err := loadTx[placementRecord](tx, bucketPlacements, name)
@@ -56,10 +62,10 @@ func (h *Hub) GetPlacement(ctx context.Context, name string) (*hub.Placement, er
 		}
 		if curRec.ETag != rec.ETag { // changed meanwhile: the writer already scheduled
 			p, rec = cur, curRec
+			rollOut(name, p.Spec, &p.Status, false, f, now)
 			return nil
 		}
-		rc := rollOut(name, p.Spec, &status, false, f, now)
-		p.Status = withConditions(status, p.Status, rec.Generation, now, rc)
+		p.Status = status
 		rec, err = saveTx(tx, bucketPlacements, name, p, Precondition{}, now, false)
 		return err
 	})
@@ -97,7 +103,7 @@ func (h *Hub) ApplyPlacement(ctx context.Context, p hub.Placement, pre Precondit
 		var prevStatus placementStatusRecord
 		if old != nil {
 			prevStatus = old.Status
-			status.Rollout, status.Clusters = old.Status.Rollout, old.Status.Clusters
+			status.Rollout = old.Status.Rollout
 		}
 		rc := rollOut(p.Name, p.Spec, &status, old == nil, f, now)
 		// The first write counts the generation the status then reports as observed.

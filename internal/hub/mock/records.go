@@ -73,11 +73,13 @@ type placementStatusRecord struct {
 	// Rollout is the rollout of the selected resources (rollout.go); absent
 	// in a record written before, whose clusters all carried its resources.
 	Rollout *placement.RolloutState `json:"rollout,omitempty"`
-	// SelectedResources, Clusters and RolloutNote are the status of the
-	// rollout at the last write (placement.RolloutStatus).
+	// SelectedResources and RolloutNote are the status of the rollout at
+	// the last write (placement.RolloutStatus). Clusters, each cluster's
+	// status, follows from the rollout state: every read sets it, none
+	// stores it (a thousand clusters' conditions would be most of the record).
 	SelectedResources []fleet.ResourceID        `json:"selected_resources,omitempty"`
-	Clusters          []placement.ClusterStatus `json:"clusters,omitempty"`
 	RolloutNote       string                    `json:"rollout_note,omitempty"`
+	Clusters          []placement.ClusterStatus `json:"-"`
 }
 
 // conditionRecord is a stored hub.Condition.

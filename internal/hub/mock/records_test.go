@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -118,7 +119,10 @@ func TestRecordsKeepEveryField(t *testing.T) {
 			if toObject == nil {
 				t.Fatalf("no conversion for %s listed in this test", bucket)
 			}
-			if zero := zeroFields(reflect.ValueOf(toObject(out.Interface())), ""); len(zero) > 0 {
+			zero := slices.DeleteFunc(zeroFields(reflect.ValueOf(toObject(out.Interface())), ""), func(f string) bool {
+				return bucket == bucketPlacements && f == ".Status.Clusters" // computed by each read from the rollout state
+			})
+			if len(zero) > 0 {
 				t.Fatalf("not filled from the record: %v", zero)
 			}
 		})
@@ -139,7 +143,7 @@ func fill(v reflect.Value, n *int) {
 			return
 		}
 		for i := range v.NumField() {
-			if v.Type().Field(i).IsExported() {
+			if f := v.Type().Field(i); f.IsExported() && f.Tag.Get("json") != "-" { // "-": not stored
 				fill(v.Field(i), n)
 			}
 		}

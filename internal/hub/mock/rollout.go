@@ -13,12 +13,10 @@ import (
 // to the hub's now (placement.AdvanceRollout) and stores where it got.
 
 // rollOut brings the rollout of st to now and sets the status it reports
-// (st.Rollout and st.Clusters are the previous ones); fresh: the placement
-// is new.
+// (st.Rollout is the previous state); fresh: the placement is new.
 func rollOut(name string, spec placement.Spec, st *placementStatusRecord, fresh bool, f *fleet.Fleet, now time.Time) rolloutConditions {
 	step := placement.AdvanceRollout(name, spec, st.Rollout, fresh, st.Selected, st.Decisions, f, now)
 	st.Rollout = &step.State
-	placement.TransitionedClusters(step.Status.Clusters, st.Clusters, now)
 	st.Clusters = step.Status.Clusters
 	st.SelectedResources = step.Selection.Resources
 	st.RolloutNote = placement.RolloutNote(step.Plan, now)

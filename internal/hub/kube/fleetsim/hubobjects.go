@@ -108,7 +108,7 @@ func (s *Sim) syncHubObjects(ctx context.Context, c *kubetest.Cluster, hr fleet.
 		if want[id] || id.Kind == "Namespace" && id.Group == "" {
 			continue
 		}
-		if err := c.Dynamic.Resource(gvr).Namespace(id.Namespace).Delete(ctx, id.Name, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
+		if err := c.Dynamic.Resource(gvr).Namespace(id.Namespace).Delete(ctx, id.Name, deleteNow); err != nil && !apierrors.IsNotFound(err) {
 			return err
 		}
 		delete(s.hubObjects, id)
@@ -120,6 +120,14 @@ func (s *Sim) syncHubObjects(ctx context.Context, c *kubetest.Cluster, hr fleet.
 	}
 	return nil
 }
+
+// deleteNow deletes an object in the background: the API server's default
+// for some kinds (batch/v1 Jobs) orphans their dependents, which holds the
+// object with the orphan finalizer until a garbage collector — which these
+// API servers do not run — removes it.
+var deleteNow = metav1.DeleteOptions{PropagationPolicy: ptrTo(metav1.DeletePropagationBackground)}
+
+func ptrTo[T any](v T) *T { return &v }
 
 // crdFor is a CRD serving a kind with any fields.
 func crdFor(api fleet.APIResource) *apiextv1.CustomResourceDefinition {
@@ -249,7 +257,7 @@ func clearHubObjects(ctx context.Context, c *kubetest.Cluster, lists []*metav1.A
 				continue // a kind that cannot be listed holds nothing of ours
 			}
 			for _, o := range items.Items {
-				if err := client.Namespace(o.GetNamespace()).Delete(ctx, o.GetName(), metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
+				if err := client.Namespace(o.GetNamespace()).Delete(ctx, o.GetName(), deleteNow); err != nil && !apierrors.IsNotFound(err) {
 					return fmt.Errorf("fleetsim: deleting %s %s/%s: %w", r.Kind, o.GetNamespace(), o.GetName(), err)
 				}
 			}

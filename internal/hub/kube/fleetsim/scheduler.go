@@ -492,7 +492,6 @@ func (sc *scheduler) writePlacementStatus(ctx context.Context, obj *unstructured
 		for _, c := range placement.PlacementConditions(o.fulfilled, o.message, step.Selection.Error, step.Status.Conditions, before, now) {
 			st.Conditions = append(st.Conditions, kube.Condition(c))
 		}
-		placement.TransitionedClusters(step.Status.Clusters, prev.ClusterStatuses, now)
 		for _, c := range o.selected {
 			i := slices.IndexFunc(step.Status.Clusters, func(cs placement.ClusterStatus) bool { return cs.Cluster == c })
 			j := slices.IndexFunc(step.State.Bindings, func(b placement.Binding) bool { return b.Cluster == c })
