@@ -2,9 +2,11 @@ package provider
 
 import (
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -426,4 +428,81 @@ data "aks_fleet_placement" "test" {
 			},
 		},
 	})
+}
+
+// TestAccPlacementRollout_planFileOnTheRealClock: a resource change planned
+// with -out on the real clock, the fleet and the hub's resources changed
+// before the saved plan is applied (a cluster joins, the ConfigMap is edited,
+// another cluster fails to apply), then applied: apply goes through — the
+// rollout is previewed, not planned state — and the status reports what
+// Fleet did with the world as it was at apply; the next plan is empty.
+func TestAccPlacementRollout_planFileOnTheRealClock(t *testing.T) {
+	w := newWorld(t, clockReal)
+	w.fleet = writeFleet(t, rolloutFleet("1"))
+	w.provider = providerConfigAt(filepath.Join(w.dir, "state.db"), w.fleet, clockReal)
+	placementCfg := func(extra string) string {
+		return `
+resource "aks_fleet_placement" "web" {
+  name = "web"
+  resource_selectors {
+    version = "v1"
+    kind    = "Namespace"
+    name    = "web"
+  }` + extra + `
+  strategy {
+    rolling_update {
+      max_unavailable           = "25%"
+      unavailable_period_seconds = 1
+    }
+  }
+}
+
+data "aks_fleet_placement" "web" {
+  name = aks_fleet_placement.web.name
+}
+
+output "resource_index" {
+  value = data.aks_fleet_placement.web.resource_index
+}
+`
+	}
+	w.config(placementCfg(""))
+	w.must("init", "-input=false", "-no-color")
+	w.settled()
+	time.Sleep(1500 * time.Millisecond) // every cluster available (a second after it applied)
+
+	w.config(placementCfg(`
+  resource_selectors {
+    group   = "rbac.authorization.k8s.io"
+    version = "v1"
+    kind    = "ClusterRole"
+    name    = "web-reader"
+  }`))
+	plan := w.must("plan", "-input=false", "-no-color", "-out=reviewed.tfplan")
+	if !strings.Contains(plan, "4 batches, all available +4s after apply") || !strings.Contains(plan, "1 · at apply · aks-01, aks-02") {
+		t.Fatalf("the plan does not preview the rollout:\n%s", plan)
+	}
+	time.Sleep(1500 * time.Millisecond)
+	w.rewrite(func(s string) string {
+		s = strings.Replace(s, `version: "1"`, `version: "2"`, 1)
+		s = strings.Replace(s, "name: aks-05, region: eastus", `name: aks-05, region: eastus, failures: { placement: "quota exceeded" }`, 1)
+		return strings.Replace(s, "hub_cluster:", "  - { name: aks-09, region: eastus }\nhub_cluster:", 1)
+	})
+	w.must("apply", "-input=false", "-no-color", "reviewed.tfplan")
+	time.Sleep(6 * time.Second) // the rollout goes on: every batch due, but the failed cluster
+	out := w.must("apply", "-input=false", "-no-color", "-auto-approve", "-refresh-only")
+	// The edit on the hub took snapshot 1 (Fleet watches the hub's
+	// resources), the new selector at apply snapshot 2.
+	if !strings.Contains(out, "resource_index = 2") {
+		t.Errorf("after the edit and apply, the placement is not on snapshot 2:\n%s", out)
+	}
+	show := w.must("state", "show", "-no-color", "aks_fleet_placement.web")
+	for _, want := range []string{`cluster                = "aks-05"`, `web: quota exceeded"`, "selected                = 9", "clusters_available      = 8"} {
+		if !strings.Contains(strings.Join(strings.Fields(show), " "), strings.Join(strings.Fields(want), " ")) {
+			t.Errorf("the state lacks %q:\n%s", want, show)
+		}
+	}
+	if out := w.must("plan", "-input=false", "-no-color"); !strings.Contains(out, "No changes.") {
+		t.Fatalf("the plan after apply is not empty:\n%s", out)
+	}
 }
