@@ -506,3 +506,41 @@ output "resource_index" {
 		t.Fatalf("the plan after apply is not empty:\n%s", out)
 	}
 }
+
+// TestAccPlacement_selectorsRefusedAfterPlan: the hub's resources change
+// between plan and apply so that Fleet would refuse the selectors the plan
+// admitted (a namespace it reserves now carries the label): the saved
+// plan's apply stops before writing, saying what changed and what to fix.
+func TestAccPlacement_selectorsRefusedAfterPlan(t *testing.T) {
+	w := newWorld(t, clockReal)
+	w.fleet = writeFleet(t, rolloutFleet("1"))
+	w.provider = providerConfigAt(filepath.Join(w.dir, "state.db"), w.fleet, clockReal)
+	w.config(`
+resource "aks_fleet_placement" "web" {
+  name = "web"
+  resource_selectors {
+    version = "v1"
+    kind    = "Namespace"
+    label_selector {
+      match_labels = { team = "web" }
+    }
+  }
+}
+`)
+	w.must("init", "-input=false", "-no-color")
+	w.must("plan", "-input=false", "-no-color", "-out=reviewed.tfplan")
+	w.rewrite(func(s string) string {
+		return strings.Replace(s, "  namespaces:\n", "  namespaces:\n    - { name: kube-web, labels: { team: web } }\n", 1)
+	})
+	out, ok := w.run("apply", "-input=false", "-no-color", "reviewed.tfplan")
+	w.consistent(out)
+	flat := strings.Join(strings.Fields(out), " ")
+	for _, want := range []string{"Resource selectors Fleet refuses", "namespace kube-web is not allowed to propagate", "Add a label selector that leaves them out"} {
+		if ok || !strings.Contains(flat, want) {
+			t.Errorf("apply does not stop saying %q:\n%s", want, out)
+		}
+	}
+	if out, _ := w.run("state", "list"); strings.Contains(out, "aks_fleet_placement.web") {
+		t.Errorf("the placement was written:\n%s", out)
+	}
+}

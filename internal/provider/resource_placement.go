@@ -424,6 +424,14 @@ func (r *placementResource) record(ctx context.Context, plan tfsdk.Plan, limit i
 	diags.Append(state.SetAttribute(ctx, path.Root("id"), p.Name)...)
 	setComputed(ctx, state, state.Schema, path.Root("status"), newPlacementStatusDoc(p, limit), diags)
 	saveVersion(ctx, private, p.Meta, diags)
+	for _, c := range p.Status.Conditions {
+		if c.Type == placement.CondScheduled && c.Reason == placement.ReasonInvalidResourceSelectors {
+			// The hub's resources changed since plan: Fleet refuses what the plan admitted.
+			diags.AddAttributeWarning(path.Root("resource_selectors"), "Fleet refuses the resource selectors now",
+				fmt.Sprintf("%s %s: %s. Fleet keeps the placement and rolls nothing out until the selectors or the hub cluster's "+
+					"resources change; the next plan says what to fix.", placementType, p.Name, c.Message))
+		}
+	}
 }
 
 // current reads the placement for conditionalWrite: its metadata, and
