@@ -353,19 +353,18 @@ func (p placementPreview) batchLines(limit int) (string, []string) {
 		lines = append(lines, line)
 	}
 	if len(r.Blocked) > 0 {
-		lines = append(lines, fmt.Sprintf("then blocked: %s never updated (%s): the failed clusters keep max_unavailable (%d) unavailable",
-			clusters(len(r.Blocked)), namesBounded(r.Blocked, maxBatchNames), r.MaxUnavailable))
+		lines = append(lines, fmt.Sprintf("then blocked: %s never updated (%s): %s",
+			clusters(len(r.Blocked)), namesBounded(r.Blocked, maxBatchNames), placement.BlockedWhy(*r)))
 	}
 	summary := fmt.Sprintf("%d batches", len(r.Batches))
 	if len(r.Batches) == 1 {
 		summary = "1 batch"
 	}
 	if !r.Done.IsZero() {
-		summary += ", all available "
 		if d := r.Done.Sub(p.at); d > 0 {
-			summary += "+" + shortDuration(d) + " after apply"
+			summary += ", the last +" + shortDuration(d) + " after apply"
 		} else {
-			summary += "at apply"
+			summary += ", all at apply"
 		}
 	}
 	return summary, lines
@@ -488,7 +487,7 @@ func rolloutLine(r placement.Rollout) string {
 	if r.Type != placement.RollingUpdateStrategy {
 		return r.Type + ": rolled out by an external controller"
 	}
-	return fmt.Sprintf("%s: up to %d unavailable and %d extra at a time, each available after %ds",
+	return fmt.Sprintf("%s: up to %d unavailable and %d extra at a time, unavailable_period_seconds %d",
 		r.Type, r.MaxUnavailable, r.MaxSurge, r.UnavailablePeriodSeconds)
 }
 

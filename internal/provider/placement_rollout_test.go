@@ -93,7 +93,7 @@ resource "aks_fleet_placement" "test" {
 				PreConfig: at("2026-11-27T10:00:00Z"),
 				Config:    cfg(""),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					expectSection(obj, "rollout (RollingUpdate: up to 2 unavailable and 2 extra at a time, each available after 60s): 1 batch, all available +1m after apply", "1 · at apply · aks-01, aks-02, aks-03, aks-04, aks-05, aks-06 and 2 more"),
+					expectSection(obj, "rollout (RollingUpdate: up to 2 unavailable and 2 extra at a time, unavailable_period_seconds 60): 1 batch, all at apply", "1 · at apply · aks-01, aks-02, aks-03, aks-04, aks-05, aks-06 and 2 more"),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{available(8),
 					statecheck.ExpectKnownValue(r, attrPath("status", "selected_resource_count"), knownvalue.Int64Exact(3)),
@@ -105,7 +105,7 @@ resource "aks_fleet_placement" "test" {
 				PreConfig: at("2026-11-27T10:10:00Z"),
 				Config:    cfg(role),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					expectSection(obj, "rollout (RollingUpdate: up to 2 unavailable and 2 extra at a time, each available after 60s): 4 batches, all available +4m after apply",
+					expectSection(obj, "rollout (RollingUpdate: up to 2 unavailable and 2 extra at a time, unavailable_period_seconds 60): 4 batches, the last +3m after apply",
 						"1 · at apply · aks-01, aks-02", "2 · +1m · aks-03, aks-04", "3 · +2m · aks-05, aks-06", "4 · +3m · aks-07, aks-08"),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{available(2),
@@ -275,7 +275,7 @@ resource "aks_fleet_placement" "test" {
 			{
 				PreConfig:   func() { rewriteFleet(t, fleetFile, rolloutFleet("2", "aks-03")) },
 				Config:      cfg(""),
-				ExpectError: expectError("aks-03: Work object web-work is not applied; v1 Namespace web: admission webhook denied the request"),
+				ExpectError: expectError("aks-03: v1 Namespace web: admission webhook denied the request; v1 ConfigMap web/settings: admission webhook denied the request"),
 			},
 		},
 	})
@@ -385,7 +385,7 @@ data "aks_fleet_placement" "test" {
 				Config:    cfg(role, two),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					expectPreview(obj, "PickN: 2 of 2 clusters selected, 0 added, 0 released", "keeps 2 clusters it holds: aks-07, aks-08"),
-					expectSection(obj, "rollout (RollingUpdate: up to 1 unavailable and 1 extra at a time, each available after 60s): 2 batches, all available +2m after apply",
+					expectSection(obj, "rollout (RollingUpdate: up to 1 unavailable and 1 extra at a time, unavailable_period_seconds 60): 2 batches, the last +1m after apply",
 						"1 · at apply · aks-07", "2 · +1m · aks-08"),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{index(1), held("aks-07", "aks-08")},
@@ -408,7 +408,7 @@ data "aks_fleet_placement" "test" {
 				Config:    cfg(role, three),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					expectPreview(obj, "PickN: 3 of 3 clusters selected, 1 added, 0 released (+aks-06)", "keeps 2 clusters it holds: aks-07, aks-08"),
-					expectSection(obj, "rollout (RollingUpdate: up to 1 unavailable and 1 extra at a time, each available after 60s): 1 batch, all available +1m after apply",
+					expectSection(obj, "rollout (RollingUpdate: up to 1 unavailable and 1 extra at a time, unavailable_period_seconds 60): 1 batch, all at apply",
 						"1 · at apply · aks-06"),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{index(2), held("aks-06", "aks-07", "aks-08")},
@@ -479,7 +479,7 @@ output "resource_index" {
     name    = "web-reader"
   }`))
 	plan := w.must("plan", "-input=false", "-no-color", "-out=reviewed.tfplan")
-	if !strings.Contains(plan, "4 batches, all available +4s after apply") || !strings.Contains(plan, "1 · at apply · aks-01, aks-02") {
+	if !strings.Contains(plan, "4 batches, the last +3s after apply") || !strings.Contains(plan, "1 · at apply · aks-01, aks-02") {
 		t.Fatalf("the plan does not preview the rollout:\n%s", plan)
 	}
 	time.Sleep(1500 * time.Millisecond)
@@ -543,4 +543,41 @@ resource "aks_fleet_placement" "web" {
 	if out, _ := w.run("state", "list"); strings.Contains(out, "aks_fleet_placement.web") {
 		t.Errorf("the placement was written:\n%s", out)
 	}
+}
+
+// TestAccPlacement_rolloutStrategiesThatStall: max_unavailable 0, which
+// Fleet admits and then never updates a cluster that has the resources, and
+// wait_for_rollout with the External strategy, whose rollout apply cannot
+// bring about — each a plan warning on the attribute.
+func TestAccPlacement_rolloutStrategiesThatStall(t *testing.T) {
+	provider := providerConfig(t, writeFleet(t, rolloutFleet("1")))
+	cfg := func(strategy string) string {
+		return provider + `
+resource "aks_fleet_placement" "test" {
+  name = "web"
+  resource_selectors {
+    version = "v1"
+    kind    = "Namespace"
+    name    = "web"
+  }
+` + strategy + `
+}`
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviders,
+		Steps: []resource.TestStep{
+			{
+				Config: cfg("  strategy {\n    rolling_update {\n      max_unavailable = \"0\"\n    }\n  }"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					expectWarning("strategy.rolling_update.max_unavailable", "any change of them stalls on every cluster"),
+				}},
+			},
+			{
+				Config: cfg("  strategy {\n    type = \"External\"\n  }\n  wait_for_rollout = true"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					expectWarning("apply waits for an external rollout", "Leave wait_for_rollout out, or use RollingUpdate"),
+				}},
+			},
+		},
+	})
 }

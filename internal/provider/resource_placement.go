@@ -288,6 +288,11 @@ func (r *placementResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		return
 	}
 	reportWarnings(&resp.Diagnostics, "Placement", pv.warnings)
+	if plan.WaitForRollout != nil && *plan.WaitForRollout && placement.WithDefaults(plan.Spec).Strategy.Type == placement.ExternalStrategy {
+		resp.Diagnostics.AddAttributeWarning(path.Root("wait_for_rollout"), "Placement: apply waits for an external rollout",
+			"wait_for_rollout: with strategy External, Fleet rolls nothing out until an external rollout (a staged update run) "+
+				"does, so apply waits until it does or timeouts pass. Leave wait_for_rollout out, or use RollingUpdate.")
+	}
 	reportPreview(&resp.Diagnostics, obj, pv.report(plan.PreviewLimit))
 	g := guard{kind: reviewPlacement, token: plan.ReviewedPreview, obj: obj}
 	check(g, &resp.Diagnostics, "policy", placementReviewSpec(plan.Spec), pv.at, pv.expectation(), placement.Expectation.Differences)
@@ -380,7 +385,7 @@ func (r *placementResource) await(ctx context.Context, m placementModel, p *hub.
 		if len(failed) > 0 {
 			diags.AddAttributeError(path.Root("wait_for_rollout"), "Placement rollout failed",
 				fmt.Sprintf("%s %s: %s failed to apply the placement's resources:\n%s\nFix what the messages say on the clusters (or the "+
-					"resources on the hub cluster); Fleet applies them again when they change.", placementType, p.Name,
+					"resources on the hub cluster): Fleet's member agents keep applying them, and the status shows when they did.", placementType, p.Name,
 					clusters(len(failed)), strings.Join(failed, "\n")))
 			return p
 		}
@@ -390,9 +395,13 @@ func (r *placementResource) await(ctx context.Context, m placementModel, p *hub.
 		tflog.Info(ctx, "waiting for placement rollout", map[string]any{"placement": p.Name, "clusters_pending": len(pending),
 			"rollout": p.Status.Rollout})
 		if time.Now().After(deadline) {
+			next := "It goes on: refresh to follow it, or raise timeouts."
+			if placement.WithDefaults(p.Spec).Strategy.Type == placement.ExternalStrategy {
+				next = "With strategy External nothing rolls out until an external rollout does."
+			}
 			diags.AddAttributeError(path.Root("wait_for_rollout"), "Placement rollout still in progress",
-				fmt.Sprintf("%s %s: after %s, %s without the latest resources available:\n%s\n%s. It goes on: refresh to follow it, or raise timeouts.",
-					placementType, p.Name, timeout, clusters(len(pending)), strings.Join(pending, "\n"), p.Status.Rollout))
+				fmt.Sprintf("%s %s: after %s, %s without the latest resources available:\n%s\n%s. %s",
+					placementType, p.Name, timeout, clusters(len(pending)), strings.Join(pending, "\n"), p.Status.Rollout, next))
 			return p
 		}
 		select {

@@ -99,7 +99,7 @@ func TestAccPlacement_seedPolicies(t *testing.T) {
 			// Fleet filters by affinity before eligibility: the stale cluster (2 nodes) counts here.
 			"left out (6; the best first):", "does not match any required cluster affinity term",
 			"taint dedicated=gpu:NoSchedule cannot be tolerated"),
-		expectPreview(placementObj("spread"), "RollingUpdate: up to 3 unavailable and 1 extra at a time, each available after 60s"),
+		expectPreview(placementObj("spread"), "RollingUpdate: up to 3 unavailable and 1 extra at a time, unavailable_period_seconds 60"),
 		// A prediction is not state: what the hub holds is known after apply.
 		plancheck.ExpectUnknownValue(r("fixed"), tfjsonpath.New("status")),
 	)

@@ -88,7 +88,7 @@ func (shaped) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, re
 	for i := range 15 {
 		fmt.Fprintf(&b, "    #%d member-%05d  does not score high enough (affinity score: 99, topology spread score: 0)\n", i+1, 100+i)
 	}
-	b.WriteString("    … and 4980 more\n  left out per reason:\n    4980 does not score high enough\n  rollout:\n    RollingUpdate: up to 2 unavailable and 2 extra at a time, each available after 60s")
+	b.WriteString("    … and 4980 more\n  left out per reason:\n    4980 does not score high enough\n  rollout:\n    RollingUpdate: up to 2 unavailable and 2 extra at a time, unavailable_period_seconds 60")
 	resp.Diagnostics.AddWarning("Preview: benchmin_shaped "+name.ValueString()+" — PickN: 5 of 5 clusters selected", b.String())
 }
 

@@ -1,6 +1,7 @@
 package placement
 
 import (
+	"reflect"
 	"slices"
 
 	"strings"
@@ -73,9 +74,24 @@ type RolloutPlan struct {
 	// External tells that the strategy is External: nothing rolls until an
 	// external rollout does.
 	External bool
-	// Done is when the last cluster is available on the latest snapshot;
+	// Failed are the clusters whose apply of the latest snapshot fails, sorted.
+	Failed []string
+	// Done is when the last cluster applied the latest snapshot (its last
+	// batch);
 	// zero when Blocked or External, or when nothing rolls.
 	Done time.Time
+}
+
+// failedOf are the clusters of bs whose apply failed, sorted.
+func failedOf(bs []Binding) []string {
+	var out []string
+	for _, b := range bs {
+		if b.Failed {
+			out = append(out, b.Cluster)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // rolloutTarget is the number of clusters the rollout aims at, as Fleet's
@@ -194,17 +210,14 @@ func PlanRollout(in RolloutInput) RolloutPlan {
 				out.Blocked = append(out.Blocked, bs[i].Cluster)
 			}
 			slices.Sort(out.Blocked)
+			out.Failed = failedOf(bs)
 			return out
 		}
 		now = next
 	}
-	if len(out.Batches) == 0 || slices.ContainsFunc(bs, func(b Binding) bool { return b.Failed }) {
-		return out
-	}
-	for _, b := range bs {
-		if readyAt(b).After(out.Done) {
-			out.Done = readyAt(b)
-		}
+	out.Failed = failedOf(bs)
+	if len(out.Batches) > 0 && len(out.Failed) == 0 {
+		out.Done = out.Batches[len(out.Batches)-1].At
 	}
 	return out
 }
@@ -219,6 +232,10 @@ type RolloutState struct {
 	Digest    string    `json:"resource_digest"`
 	Untracked bool      `json:"untracked"`
 	Bindings  []Binding `json:"bindings"`
+	// Policy and Strategy are the placement's as of At: the rollout since
+	// then ran under them (a new strategy holds from its write on).
+	Policy   *Policy   `json:"policy,omitempty"`
+	Strategy *Strategy `json:"strategy,omitempty"`
 	// IndexAt is when snapshot Index was taken; At is the instant the
 	// bindings are as of.
 	IndexAt time.Time `json:"index_at"`
@@ -309,8 +326,13 @@ func AdvanceRollout(name string, spec Spec, prev *RolloutState, fresh bool, sele
 		return left
 	}
 	if st.At.Before(now) {
+		if st.Strategy != nil && st.Policy != nil { // replayed under the spec it ran under
+			in.Spec = Spec{Policy: *st.Policy, Strategy: *st.Strategy}
+		}
 		play(st.At)
+		in.Spec = spec
 	}
+	st.Policy, st.Strategy = &spec.Policy, &spec.Strategy
 	st.Bindings = selectedBindings(st.Bindings, selected, now)
 	if sel.Error == nil && sel.Digest != st.Digest {
 		st.Index, st.Digest, st.Untracked, st.IndexAt = st.Index+1, sel.Digest, Untracked(sel), now
@@ -374,6 +396,7 @@ func (s RolloutState) Moved(prev *RolloutState) bool {
 		return true
 	}
 	return s.Index != prev.Index || s.Digest != prev.Digest || s.Untracked != prev.Untracked || !s.IndexAt.Equal(prev.IndexAt) ||
+		!reflect.DeepEqual(s.Policy, prev.Policy) || !reflect.DeepEqual(s.Strategy, prev.Strategy) ||
 		!slices.EqualFunc(s.Bindings, prev.Bindings, func(a, b Binding) bool {
 			return a.Cluster == b.Cluster && a.Index == b.Index && a.AppliedAt.Equal(b.AppliedAt) && a.Failed == b.Failed && a.Since.Equal(b.Since)
 		})

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 )
 
@@ -48,14 +49,14 @@ func TestPlanRollout(t *testing.T) {
 		in        RolloutInput
 		want      []string
 		blocked   []string
-		doneAfter time.Duration // -1: no end
+		doneAfter time.Duration // when the last batch applies; -1: never
 	}{
 		{"tracked resources: each batch as soon as the last is available",
 			RolloutInput{Spec: rollingSpec("25%"), Latest: 1, Bindings: boundOn(8, 0)},
 			[]string{"+0s c1,c2", "+0s c3,c4", "+0s c5,c6", "+0s c7,c8"}, nil, 0},
 		{"untracked: each cluster available unavailable_period_seconds (60) after it applied",
 			RolloutInput{Spec: rollingSpec("25%"), Latest: 1, Bindings: boundOn(8, 0), Untracked: true},
-			[]string{"+0s c1,c2", "+1m0s c3,c4", "+2m0s c5,c6", "+3m0s c7,c8"}, nil, 4 * time.Minute},
+			[]string{"+0s c1,c2", "+1m0s c3,c4", "+2m0s c5,c6", "+3m0s c7,c8"}, nil, 3 * time.Minute},
 		{"a failed cluster keeps one of the two unavailable: one at a time after it",
 			RolloutInput{Spec: rollingSpec("25%"), Latest: 1, Bindings: boundOn(8, 0), Untracked: true, Failing: map[string]string{"c2": "quota"}},
 			[]string{"+0s c1,c2 failed c2", "+1m0s c3", "+2m0s c4", "+3m0s c5", "+4m0s c6", "+5m0s c7", "+6m0s c8"}, nil, -1},
@@ -67,7 +68,7 @@ func TestPlanRollout(t *testing.T) {
 			[]string{"+0s a,b,c"}, nil, 0},
 		{"max_unavailable 1 of 3: one by one",
 			RolloutInput{Spec: rollingSpec("1"), Latest: 2, Bindings: boundOn(3, 1), Untracked: true},
-			[]string{"+0s c1", "+1m0s c2", "+2m0s c3"}, nil, 3 * time.Minute},
+			[]string{"+0s c1", "+1m0s c2", "+2m0s c3"}, nil, 2 * time.Minute},
 		{"a cluster on the latest snapshot already is not rolled again",
 			RolloutInput{Spec: rollingSpec("50%"), Latest: 1, Bindings: append(boundOn(3, 0), Binding{Cluster: "c4", Index: 1, AppliedAt: rollT0.Add(-time.Hour)})},
 			[]string{"+0s c1,c2", "+0s c3"}, nil, 0},
@@ -234,5 +235,58 @@ func TestSelectionDigest(t *testing.T) {
 	}
 	if c := SelectResources(sels, h); c.Digest == a.Digest {
 		t.Error("a content change keeps the digest")
+	}
+}
+
+// TestAdvanceRolloutKeepsThePastUnderItsStrategy: a strategy written while
+// a rollout runs holds from its write on; the batches due before it ran
+// under the old one (the mock replays from the instant it last stored).
+func TestAdvanceRolloutKeepsThePastUnderItsStrategy(t *testing.T) {
+	s25 := rollingSpec("25%")
+	s25.ResourceSelectors = []ResourceSelector{{Version: "v1", Kind: "Namespace", Name: "web"}}
+	hub := fleet.HubResources{APIs: []fleet.APIResource{{Version: "v1", Kind: "Namespace"}, {Group: "batch", Version: "v1", Kind: "Job", Namespaced: true}},
+		Objects: []fleet.HubObject{{ResourceID: ResourceID{Version: "v1", Kind: "Namespace", Name: "web"}},
+			{ResourceID: ResourceID{Group: "batch", Version: "v1", Kind: "Job", Namespace: "web", Name: "j"}, Content: "1"}}}
+	f := &fleet.Fleet{Hub: hub}
+	var selected []string
+	for _, b := range boundOn(8, 0) {
+		selected = append(selected, b.Cluster)
+	}
+	first := AdvanceRollout("web", s25, nil, true, selected, nil, f, rollT0.Add(-time.Hour))
+	f.Hub.Objects[1].Content = "2" // a new snapshot at rollT0: c1, c2 go
+	step := AdvanceRollout("web", s25, &first.State, false, selected, nil, f, rollT0)
+	// 30 s later max_unavailable becomes 75%: the batch at +60s under 25%
+	// has not come; the new budget moves more at once from now on.
+	s75 := s25
+	s75.Strategy = Strategy{Type: RollingUpdateStrategy, RollingUpdate: &RollingUpdate{MaxUnavailable: ptr("75%")}}
+	later := AdvanceRollout("web", s75, &step.State, false, selected, nil, f, rollT0.Add(30*time.Second))
+	var at0, at30 []string
+	for _, b := range later.State.Bindings {
+		switch {
+		case b.Index == 1 && b.AppliedAt.Equal(rollT0):
+			at0 = append(at0, b.Cluster)
+		case b.Index == 1 && b.AppliedAt.Equal(rollT0.Add(30*time.Second)):
+			at30 = append(at30, b.Cluster)
+		}
+	}
+	if !slices.Equal(at0, []string{"c1", "c2"}) || !slices.Equal(at30, []string{"c3", "c4", "c5", "c6"}) {
+		t.Errorf("updated at +0s %v (want c1, c2), at +30s %v (want c3…c6: 6 − (8 − 6) under 75%%)", at0, at30)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// TestMaxUnavailableZero: Fleet admits max_unavailable 0, and then a change
+// of the resources reaches no cluster that has them: the plan warns, and the
+// rollout says why it is blocked — not failed clusters, the budget.
+func TestMaxUnavailableZero(t *testing.T) {
+	s := rollingSpec("0")
+	ws := Warnings(s, newFleet(cluster("a"), cluster("b")), Result{Selected: []string{"a", "b"}}, rollT0)
+	if !slices.ContainsFunc(ws, func(w field.Warning) bool { return w.ID == WarnMaxUnavailableZero }) {
+		t.Errorf("no %s warning: %v", WarnMaxUnavailableZero, ws)
+	}
+	p := PlanRollout(RolloutInput{Spec: s, Latest: 1, Bindings: boundOn(2, 0), Now: rollT0})
+	if note := RolloutNote(p, rollT0); note != "blocked: 2 cluster(s) cannot be updated: max_unavailable is 0, so Fleet never takes a cluster that has the resources to the new ones" {
+		t.Errorf("note %q", note)
 	}
 }

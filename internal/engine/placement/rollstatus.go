@@ -344,11 +344,23 @@ func RolloutNote(plan RolloutPlan, now time.Time) string {
 	case plan.External:
 		return "waiting for an external rollout (strategy External)"
 	case len(plan.Blocked) > 0:
-		return fmt.Sprintf("blocked: %d cluster(s) cannot be updated while failed clusters keep more than max_unavailable (%d) unavailable", len(plan.Blocked), plan.MaxUnavailable)
+		return fmt.Sprintf("blocked: %d cluster(s) cannot be updated: %s", len(plan.Blocked), BlockedWhy(plan))
 	case len(plan.Batches) > 0:
 		return fmt.Sprintf("next batch of %d at %s", len(plan.Batches[0].Clusters), plan.Batches[0].At.UTC().Format(time.RFC3339))
+	case len(plan.Failed) > 0:
+		return fmt.Sprintf("failed on %d cluster(s): %s (their apply failed; the others have the latest resources)", len(plan.Failed), strings.Join(plan.Failed, ", "))
 	}
 	return ""
+}
+
+// BlockedWhy says why a rollout can go no further: max_unavailable lets
+// no cluster be unavailable, or the clusters that failed to apply hold it.
+func BlockedWhy(plan RolloutPlan) string {
+	if plan.MaxUnavailable == 0 {
+		return "max_unavailable is 0, so Fleet never takes a cluster that has the resources to the new ones"
+	}
+	return fmt.Sprintf("the %d cluster(s) that failed to apply (%s) keep max_unavailable (%d) unavailable",
+		len(plan.Failed), strings.Join(plan.Failed, ", "), plan.MaxUnavailable)
 }
 
 // BindingsFromStatus are the bindings as a placement's status tells them,
@@ -389,14 +401,18 @@ func RolloutDone(clusters []ClusterStatus) (done bool, failed, pending []string)
 		switch {
 		case last.Type == ClusterAvailable && last.Status == StatusTrue:
 		case last.Type == ClusterApplied && last.Status == StatusFalse:
-			line := cs.Cluster + ": " + last.Message
+			var parts []string
 			for i, f := range cs.FailedPlacements {
 				if i == 5 {
-					line += fmt.Sprintf("; and %d more", len(cs.FailedPlacements)-i)
+					parts = append(parts, fmt.Sprintf("and %d more", len(cs.FailedPlacements)-i))
 					break
 				}
-				line += fmt.Sprintf("; %s: %s", f.ResourceID, f.Condition.Message)
+				parts = append(parts, fmt.Sprintf("%s: %s", f.ResourceID, f.Condition.Message))
 			}
+			if len(parts) == 0 {
+				parts = []string{last.Message}
+			}
+			line := cs.Cluster + ": " + strings.Join(parts, "; ")
 			failed = append(failed, line)
 		default:
 			pending = append(pending, fmt.Sprintf("%s: %s %s (%s)", cs.Cluster, last.Type, last.Status, last.Reason))

@@ -39,6 +39,10 @@ const (
 	// than the clusters the placement selects: every cluster may be
 	// unavailable at once, as with 100%.
 	WarnMaxUnavailableAboveClusters = "max_unavailable_above_clusters"
+	// WarnMaxUnavailableZero: max_unavailable 0 (or 0%): Fleet admits it,
+	// but never takes a cluster that has the resources to new ones, so a
+	// change of the resources stalls (designs/placement.md §10).
+	WarnMaxUnavailableZero = "max_unavailable_zero"
 	// WarnQuantityUnit: a property selector value whose unit is almost
 	// certainly not the one meant (selector.WarnQuantityUnit).
 	WarnQuantityUnit = selector.WarnQuantityUnit
@@ -124,6 +128,11 @@ func Warnings(spec Spec, f *fleet.Fleet, r Result, now time.Time) []field.Warnin
 func maxUnavailableWarning(st *Strategy, selected int) (field.Warning, bool) {
 	if st == nil || st.RollingUpdate == nil || st.RollingUpdate.MaxUnavailable == nil || selected == 0 {
 		return field.Warning{}, false
+	}
+	if v := *st.RollingUpdate.MaxUnavailable; v == "0" || v == "0%" {
+		return field.Warning{Path: field.Root("strategy").Child("rolling_update").Child("max_unavailable"), ID: WarnMaxUnavailableZero,
+			Message: "max_unavailable 0: Fleet admits it, but never takes a cluster that has the resources to new ones, so any " +
+				"change of them stalls on every cluster (new clusters still get them, within max_surge); allow at least 1"}, true
 	}
 	n, err := strconv.Atoi(*st.RollingUpdate.MaxUnavailable)
 	if err != nil || n <= selected {
