@@ -430,13 +430,13 @@ data "aks_fleet_placement" "test" {
 	})
 }
 
-// TestAccPlacementRollout_planFileOnTheRealClock: a resource change planned
+// TestAccPreviewsHold_placementRolloutPlanFile: a resource change planned
 // with -out on the real clock, the fleet and the hub's resources changed
 // before the saved plan is applied (a cluster joins, the ConfigMap is edited,
 // another cluster fails to apply), then applied: apply goes through — the
 // rollout is previewed, not planned state — and the status reports what
 // Fleet did with the world as it was at apply; the next plan is empty.
-func TestAccPlacementRollout_planFileOnTheRealClock(t *testing.T) {
+func TestAccPreviewsHold_placementRolloutPlanFile(t *testing.T) {
 	w := newWorld(t, clockReal)
 	w.fleet = writeFleet(t, rolloutFleet("1"))
 	w.provider = providerConfigAt(filepath.Join(w.dir, "state.db"), w.fleet, clockReal)
@@ -509,8 +509,9 @@ output "resource_index" {
 
 // TestAccPlacement_selectorsRefusedAfterPlan: the hub's resources change
 // between plan and apply so that Fleet would refuse the selectors the plan
-// admitted (a namespace it reserves now carries the label): the saved
-// plan's apply stops before writing, saying what changed and what to fix.
+// admitted (the namespace web gets the label the second selector selects,
+// so both select it): the saved plan's apply stops before writing, saying
+// what changed and what to fix.
 func TestAccPlacement_selectorsRefusedAfterPlan(t *testing.T) {
 	w := newWorld(t, clockReal)
 	w.fleet = writeFleet(t, rolloutFleet("1"))
@@ -518,6 +519,11 @@ func TestAccPlacement_selectorsRefusedAfterPlan(t *testing.T) {
 	w.config(`
 resource "aks_fleet_placement" "web" {
   name = "web"
+  resource_selectors {
+    version = "v1"
+    kind    = "Namespace"
+    name    = "web"
+  }
   resource_selectors {
     version = "v1"
     kind    = "Namespace"
@@ -530,12 +536,12 @@ resource "aks_fleet_placement" "web" {
 	w.must("init", "-input=false", "-no-color")
 	w.must("plan", "-input=false", "-no-color", "-out=reviewed.tfplan")
 	w.rewrite(func(s string) string {
-		return strings.Replace(s, "  namespaces:\n", "  namespaces:\n    - { name: kube-web, labels: { team: web } }\n", 1)
+		return strings.Replace(s, "    - name: web\n", "    - name: web\n      labels: { team: web }\n", 1)
 	})
 	out, ok := w.run("apply", "-input=false", "-no-color", "reviewed.tfplan")
 	w.consistent(out)
 	flat := strings.Join(strings.Fields(out), " ")
-	for _, want := range []string{"Resource selectors Fleet refuses", "namespace kube-web is not allowed to propagate", "Add a label selector that leaves them out"} {
+	for _, want := range []string{"Resource selectors Fleet refuses", "selects v1 Namespace web, which resource_selectors[0] selects too", "Select each resource once"} {
 		if ok || !strings.Contains(flat, want) {
 			t.Errorf("apply does not stop saying %q:\n%s", want, out)
 		}

@@ -134,7 +134,9 @@ func TestAccPlacement_seedPolicies(t *testing.T) {
 				ImportStateVerify: true,
 				// The configuration writes this default explicitly; an import
 				// records the shortest form, without defaults (designs/hub.md §5).
-				ImportStateVerifyIgnore: []string{"policy.topology_spread_constraints.0.when_unsatisfiable"},
+				// Waiting for the rollout is how apply behaves, not what the hub
+				// holds: an import cannot know it.
+				ImportStateVerifyIgnore: []string{"policy.topology_spread_constraints.0.when_unsatisfiable", "wait_for_rollout", "timeouts"},
 			},
 			{
 				ResourceName:      r("most_cpu"),
