@@ -3,6 +3,8 @@ package armfleet
 import (
 	"fmt"
 	"strings"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/arm"
 )
 
 // Child resource collections of a fleet, as they appear in ARM paths.
@@ -47,16 +49,19 @@ func ChildName(collection, idOrName string) (string, error) {
 	return name, err
 }
 
-// ParseChild parses …/fleets/{fleet}/{collection}/{name}.
+// ParseChild parses …/fleets/{fleet}/{collection}/{name} with azcore's
+// arm.ParseResourceID (ARM compares the keywords and types case-insensitively).
 func ParseChild(collection, id string) (FleetID, string, error) {
-	parts := strings.Split(strings.Trim(id, "/"), "/")
-	if len(parts) != 10 || !strings.EqualFold(parts[0], "subscriptions") || !strings.EqualFold(parts[2], "resourceGroups") ||
-		!strings.EqualFold(parts[4], "providers") || !strings.EqualFold(parts[5], "Microsoft.ContainerService") ||
-		!strings.EqualFold(parts[6], "fleets") || !strings.EqualFold(parts[8], collection) || parts[9] == "" {
+	rid, err := arm.ParseResourceID("/" + strings.Trim(id, "/"))
+	if err != nil || rid.Parent == nil || rid.Parent.Parent == nil || rid.Name == "" || rid.Parent.Name == "" ||
+		rid.SubscriptionID == "" || rid.ResourceGroupName == "" ||
+		!strings.EqualFold(rid.ResourceType.Namespace, "Microsoft.ContainerService") || len(rid.ResourceType.Types) != 2 ||
+		!strings.EqualFold(rid.ResourceType.Types[0], "fleets") || !strings.EqualFold(rid.ResourceType.Types[1], collection) ||
+		!strings.EqualFold(rid.Parent.Parent.ResourceType.String(), "Microsoft.Resources/resourceGroups") {
 		return FleetID{}, "", fmt.Errorf("%q is not the ARM id of a fleet's %s (/subscriptions/<id>/resourceGroups/<group>/providers/Microsoft.ContainerService/fleets/<fleet>/%s/<name>)",
 			id, collection, collection)
 	}
-	return FleetID{SubscriptionID: parts[1], ResourceGroup: parts[3], Fleet: parts[7]}, parts[9], nil
+	return FleetID{SubscriptionID: rid.SubscriptionID, ResourceGroup: rid.ResourceGroupName, Fleet: rid.Parent.Name}, rid.Name, nil
 }
 
 // SameFleet compares fleet ids as ARM does: case-insensitively.
