@@ -56,32 +56,8 @@ func TestAccPlacement_rollsOutInTheBatchesPreviewed(t *testing.T) {
 	fleetFile := writeFleet(t, rolloutFleet("1"))
 	provider := providerConfigAt(t.TempDir()+"/state.db", fleetFile, clockFromEnv)
 	at := func(ts string) func() { return func() { t.Setenv(EnvClockTime, ts) } }
-	cfg := func(extra string) string {
-		return provider + `
-resource "aks_fleet_placement" "test" {
-  name = "web"
-  resource_selectors {
-    version = "v1"
-    kind    = "Namespace"
-    name    = "web"
-  }` + extra + `
-  strategy {
-    type = "RollingUpdate"
-    rolling_update {
-      max_unavailable = "25%"
-    }
-  }
-}`
-	}
-	role := `
-  resource_selectors {
-    group   = "rbac.authorization.k8s.io"
-    version = "v1"
-    kind    = "ClusterRole"
-    label_selector {
-      match_labels = { app = "web" }
-    }
-  }`
+	cfg := func(extra string) string { return provider + rolloutPlacement(extra+quarter) }
+	role := roleByLabel
 	obj, r := placementObj("web"), "aks_fleet_placement.test"
 	available := func(n int64) statecheck.StateCheck {
 		return statecheck.ExpectKnownValue(r, attrPath("status", "clusters_available"), knownvalue.Int64Exact(n))
@@ -233,32 +209,9 @@ func TestAccPlacement_waitsForRollout(t *testing.T) {
 	fleetFile := writeFleet(t, rolloutFleet("1"))
 	provider := providerConfigAt(t.TempDir()+"/state.db", fleetFile, clockScaled)
 	cfg := func(extra string) string {
-		return provider + `
-resource "aks_fleet_placement" "test" {
-  name = "web"
-  resource_selectors {
-    version = "v1"
-    kind    = "Namespace"
-    name    = "web"
-  }` + extra + `
-  strategy {
-    type = "RollingUpdate"
-    rolling_update {
-      max_unavailable = "25%"
-    }
-  }
-  wait_for_rollout = true
-}`
+		return provider + rolloutPlacement(extra+quarter+"\n  wait_for_rollout = true")
 	}
-	role := `
-  resource_selectors {
-    group   = "rbac.authorization.k8s.io"
-    version = "v1"
-    kind    = "ClusterRole"
-    label_selector {
-      match_labels = { app = "web" }
-    }
-  }`
+	role := roleByLabel
 	r := "aks_fleet_placement.test"
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviders,
@@ -311,6 +264,8 @@ func TestAccPlacement_rolloutWaitTimesOut(t *testing.T) {
 	})
 }
 
+// rolloutPlacement is the placement "web" of the namespace web, with extra
+// blocks and attributes after its selector.
 func rolloutPlacement(extra string) string {
 	return `
 resource "aks_fleet_placement" "test" {
@@ -322,6 +277,26 @@ resource "aks_fleet_placement" "test" {
   }` + extra + `
 }`
 }
+
+// quarter is the placement document's rolling update: max_unavailable 25%.
+const quarter = `
+  strategy {
+    type = "RollingUpdate"
+    rolling_update {
+      max_unavailable = "25%"
+    }
+  }`
+
+// roleByLabel selects the ClusterRole web-reader by its label app=web.
+const roleByLabel = `
+  resource_selectors {
+    group   = "rbac.authorization.k8s.io"
+    version = "v1"
+    kind    = "ClusterRole"
+    label_selector {
+      match_labels = { app = "web" }
+    }
+  }`
 
 // TestAccPlacement_changeTriggersAsTheDocumentLists: the placement
 // document's "Placement change triggers". A resource-only change — the
@@ -557,18 +532,7 @@ resource "aks_fleet_placement" "web" {
 // bring about — each a plan warning on the attribute.
 func TestAccPlacement_rolloutStrategiesThatStall(t *testing.T) {
 	provider := providerConfig(t, writeFleet(t, rolloutFleet("1")))
-	cfg := func(strategy string) string {
-		return provider + `
-resource "aks_fleet_placement" "test" {
-  name = "web"
-  resource_selectors {
-    version = "v1"
-    kind    = "Namespace"
-    name    = "web"
-  }
-` + strategy + `
-}`
-	}
+	cfg := func(strategy string) string { return provider + rolloutPlacement("\n"+strategy) }
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviders,
 		Steps: []resource.TestStep{

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -151,7 +150,7 @@ func (r *placementResource) Schema(ctx context.Context, _ resource.SchemaRequest
 		"A cluster that fails to apply them fails the apply at once, naming the cluster, the resources and why; a rollout " +
 		"still going when `timeouts` pass fails it naming the clusters not done and where each stands."}
 	attrs, blocks := configBlocks(attrs)
-	blocks["timeouts"] = placementTimeoutsBlock(ctx)
+	blocks["timeouts"] = waitTimeoutsBlock(ctx, "the rollout", "wait_for_rollout")
 	resp.Schema = rschema.Schema{
 		// Version 3: configurable structures are blocks (designs/schema.md
 		// §1); version 2 had no preview attribute and a status of counts
@@ -343,25 +342,12 @@ func (r *placementResource) apply(ctx context.Context, op string, plan tfsdk.Pla
 		hubError(diags, op, objectRef{placementType, m.Name}, err)
 		return
 	}
-	timeout := map[string]string{opCreate: "create"}[op]
-	if timeout == "" {
-		timeout = "update"
+	timeout := "update"
+	if op == opCreate {
+		timeout = "create"
 	}
 	p = r.await(ctx, m, p, timeout, diags)
 	r.record(ctx, plan, m.PreviewLimit, p, state, private, diags)
-}
-
-// placementTimeoutsBlock is terraform-plugin-framework-timeouts' block for
-// how long apply waits for the rollout.
-func placementTimeoutsBlock(ctx context.Context) rschema.Block {
-	b := timeouts.Block(ctx, timeouts.Opts{Create: true, Update: true,
-		CreateDescription: "How long create waits for the rollout with `wait_for_rollout` (a Go duration; default `60m`).",
-		UpdateDescription: "How long update waits for the rollout with `wait_for_rollout` (a Go duration; default `60m`)."})
-	if sb, ok := b.(rschema.SingleNestedBlock); ok {
-		sb.MarkdownDescription = "How long apply waits for the rollout with `wait_for_rollout`."
-		return sb
-	}
-	return b
 }
 
 // await waits, with wait_for_rollout, until the placement p's rollout is

@@ -199,7 +199,7 @@ func (r *updateRunResource) Schema(ctx context.Context, _ resource.SchemaRequest
 		attrs[k] = v
 	}
 	attrs, blocks := configBlocks(attrs)
-	blocks["timeouts"] = runTimeoutsBlock(ctx)
+	blocks["timeouts"] = waitTimeoutsBlock(ctx, "the run", "wait_for_completion")
 	resp.Schema = rschema.Schema{
 		// Version 2: configurable structures are blocks (designs/schema.md
 		// §1); version 1 had no preview attribute and members counted in
@@ -502,14 +502,14 @@ func (r *updateRunResource) Update(ctx context.Context, req resource.UpdateReque
 	appliedSinceImport(ctx, resp.Private, &resp.Diagnostics)
 }
 
-// runTimeoutsBlock is terraform-plugin-framework-timeouts' block for
-// how long apply waits for the run.
-func runTimeoutsBlock(ctx context.Context) rschema.Block {
+// waitTimeoutsBlock is terraform-plugin-framework-timeouts' block for how
+// long apply waits for what (e.g. "the run") with the attribute attr.
+func waitTimeoutsBlock(ctx context.Context, what, attr string) rschema.Block {
 	b := timeouts.Block(ctx, timeouts.Opts{Create: true, Update: true,
-		CreateDescription: "How long create waits for the run with `wait_for_completion` (a Go duration; default `60m`).",
-		UpdateDescription: "How long update waits for the run with `wait_for_completion` (a Go duration; default `60m`)."})
+		CreateDescription: fmt.Sprintf("How long create waits for %s with `%s` (a Go duration; default `60m`).", what, attr),
+		UpdateDescription: fmt.Sprintf("How long update waits for %s with `%s` (a Go duration; default `60m`).", what, attr)})
 	if sb, ok := b.(rschema.SingleNestedBlock); ok {
-		sb.MarkdownDescription = "How long apply waits for the run with `wait_for_completion`."
+		sb.MarkdownDescription = fmt.Sprintf("How long apply waits for %s with `%s`.", what, attr)
 		return sb
 	}
 	return b
