@@ -362,7 +362,7 @@ func (r *placementResource) await(ctx context.Context, m placementModel, p *hub.
 	}
 	timeout := timeoutOf(m.Timeouts, op)
 	deadline := time.Now().Add(timeout)
-	lastClock, still := r.hub.Now(), 0
+	pace := newHubPacer(r.hub)
 	for {
 		done, failed, pending := placement.RolloutDone(p.Status.Clusters)
 		if len(p.Status.Selected) > len(p.Status.Clusters) { // a hub that has not reported every cluster yet
@@ -390,15 +390,12 @@ func (r *placementResource) await(ctx context.Context, m placementModel, p *hub.
 					placementType, p.Name, timeout, clusters(len(pending)), strings.Join(pending, "\n"), p.Status.Rollout, next))
 			return p
 		}
-		select {
-		case <-ctx.Done():
-			diags.AddError("Stopped waiting for the placement rollout", ctx.Err().Error())
+		stalled, err := pace.next(ctx)
+		if err != nil {
+			diags.AddError("Stopped waiting for the placement rollout", err.Error())
 			return p
-		case <-time.After(pollInterval):
 		}
-		if now := r.hub.Now(); now.After(lastClock) {
-			lastClock, still = now, 0
-		} else if still++; still >= 2 {
+		if stalled {
 			diags.AddWarning("The hub's clock does not move", fmt.Sprintf("%s %s: %s cannot progress while the hub's clock is "+
 				"fixed: apply stops waiting. Use a real or scaled mock clock to watch a rollout progress.", placementType, p.Name, p.Status.Rollout))
 			return p

@@ -638,7 +638,7 @@ func (w *runWriter) approve(approved []string) bool {
 func (w *runWriter) wait(approved []string, timeout time.Duration) {
 	ctx, h, name := w.ctx, w.r.hub, w.run.Name
 	deadline := time.Now().Add(timeout)
-	lastClock, still := h.Now(), 0
+	pace := newHubPacer(h)
 	for !settled(w.run.Status, approved) {
 		st := w.run.Status
 		done, total, stage := progress(st)
@@ -649,21 +649,16 @@ func (w *runWriter) wait(approved []string, timeout time.Duration) {
 				"It goes on: refresh to follow it, or raise timeouts.", updateRunType, name, st.State, timeout, done, total, stage))
 			return
 		}
-		select {
-		case <-ctx.Done():
-			w.diags.AddError("Stopped waiting for the update run", ctx.Err().Error())
+		stalled, err := pace.next(ctx)
+		if err != nil {
+			w.diags.AddError("Stopped waiting for the update run", err.Error())
 			return
-		case <-time.After(pollInterval):
 		}
-		now := h.Now()
-		if !now.After(lastClock) {
-			if still++; still >= 2 {
-				w.diags.AddWarning("The hub's clock does not move", fmt.Sprintf("%s %s is %s and cannot progress while the hub's "+
-					"clock is fixed: apply stops waiting. Use a real or scaled mock clock to watch a run progress.", updateRunType, name, st.State))
-				return
-			}
+		if stalled {
+			w.diags.AddWarning("The hub's clock does not move", fmt.Sprintf("%s %s is %s and cannot progress while the hub's "+
+				"clock is fixed: apply stops waiting. Use a real or scaled mock clock to watch a run progress.", updateRunType, name, st.State))
+			return
 		}
-		lastClock = now
 		next, err := h.GetUpdateRun(ctx, name)
 		if err != nil {
 			hubError(w.diags, opRead, objectRef{updateRunType, name}, err)
@@ -676,8 +671,35 @@ func (w *runWriter) wait(approved []string, timeout time.Duration) {
 	}
 }
 
-// pollInterval is how often apply reads a run it waits for.
+// pollInterval is how often apply reads what it waits for.
 var pollInterval = time.Second
+
+// hubPacer paces apply's waits on the hub: a read every pollInterval, and
+// whether the hub's clock stands still — it did not move over two polls in
+// a row (a fixed mock clock), so that nothing waited for can happen.
+type hubPacer struct {
+	h     hub.Hub
+	last  time.Time
+	still int
+}
+
+func newHubPacer(h hub.Hub) *hubPacer { return &hubPacer{h: h, last: h.Now()} }
+
+// next waits one poll interval (ctx's error when it ends first) and tells
+// whether the hub's clock stands still.
+func (p *hubPacer) next(ctx context.Context) (stalled bool, err error) {
+	select {
+	case <-ctx.Done():
+		return false, ctx.Err()
+	case <-time.After(pollInterval):
+	}
+	if now := p.h.Now(); now.After(p.last) {
+		p.last, p.still = now, 0
+	} else {
+		p.still++
+	}
+	return p.still >= 2, nil
+}
 
 // settled: completed, failed or stopped, or nothing left but members waiting
 // (Pending) and gates the configuration does not approve.
