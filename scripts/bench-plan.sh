@@ -177,7 +177,7 @@ done
 rm -rf "$work/aks/terraform.tfstate" "$work/aks/state.db"
 planlines=$("$tf" -chdir="$work/aks" plan -refresh=false -input=false -lock=false -no-color 2>/dev/null | wc -l)
 
-printf '\n%d placements over %d clusters, %s, medians of %d runs\n\n' "$placements" "$clusters" "$("$tf" version | head -1)" "$runs"
+printf '\n%d placements over %d clusters, %s, medians of %d runs\n\n' "$placements" "$clusters" "$(version=$("$tf" version); echo "${version%%$'\n'*}")" "$runs"
 printf '| step | aks (s) | minimal (s) | ratio | placement-shaped no-op (s) | its ratio | aks provider peak RSS (MB) |\n|---|---|---|---|---|---|---|\n'
 for step in plan apply replan destroy; do
   a=$(tr ' ' '\n' <<<"${secs[aks.$step]}" | grep . | median)

@@ -16,7 +16,8 @@ provider_installation {
 RC
 export TF_CLI_CONFIG_FILE="$rc" TF_IN_AUTOMATION=1
 dir="$root/examples/quickstart"
-echo "==> $("$tf" version | head -1) — $dir"
+version=$("$tf" version) # read whole: head would close the pipe early (SIGPIPE)
+echo "==> ${version%%$'\n'*} — $dir"
 echo "==> get (the quickstart calls examples/modules/regional-rollout)"
 "$tf" -chdir="$dir" get >/dev/null
 echo "==> plan"

@@ -19,7 +19,14 @@ tofu_version=1.10.7
 
 log() { printf '%s\n' "$*" >&2; }
 
-version_of() { "$1" version 2>/dev/null | head -1 | sed -E 's/^[A-Za-z]+ v?([0-9]+\.[0-9]+\.[0-9]+).*/\1/'; }
+# The whole output is read before its first line is taken: a pipe into head
+# that closes early kills the CLI with SIGPIPE, and pipefail turns that into
+# this script's failure (exit 141) whenever the CLI writes after head exits.
+version_of() {
+  local out
+  out=$("$1" version 2>/dev/null) || return 0
+  sed -E -n '1s/^[A-Za-z]+ v?([0-9]+\.[0-9]+\.[0-9]+).*/\1/p' <<<"$out"
+}
 
 ensure_terraform() {
   if [[ -x "$bin/terraform" && "$(version_of "$bin/terraform")" == "$terraform_version" ]]; then
