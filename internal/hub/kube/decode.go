@@ -1,19 +1,17 @@
 package kube
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
-	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
+	k8sjson "sigs.k8s.io/json"
 )
 
 // Error is an object that does not read into a model: which object, which
@@ -81,25 +79,13 @@ func (r reader) errorf(field, format string, args ...any) *Error {
 
 // strict decodes v, the value at path, into out (a pointer to a wire
 // struct): a field out has no place for is an error naming it, as is a
-// value of the wrong type. Unknown fields are looked for before decoding, so
-// that every one is named with its full path (json.Decoder's
-// DisallowUnknownFields names only the first, without its path); the
-// decoder disallows them too, as a second line.
+// value of the wrong type. Keys are matched exactly, as the API server
+// matches them (encoding/json would also take a key that differs in case),
+// and every unknown field is named with its full path (sigs.k8s.io/json's
+// strict decoding, the API server's own; a type that decodes itself, such as
+// intOrString, is not looked into).
 func (r reader) strict(path string, v any, out any) error {
-	if err := r.noUnknown(path, v, reflect.TypeOf(out)); err != nil {
-		return err
-	}
 	return r.decode(path, v, out, true)
-}
-
-// noUnknown fails on every field of v, the value at path, that the wire
-// type t has no place for.
-func (r reader) noUnknown(path string, v any, t reflect.Type) error {
-	var errs []error
-	for _, f := range unknownFields(v, t, path) {
-		errs = append(errs, r.errorf(f, "%s", cannotHold))
-	}
-	return errors.Join(errs...)
 }
 
 // lenient decodes v, the value at path, into out, ignoring fields out has no
@@ -114,28 +100,38 @@ func (r reader) decode(path string, v any, out any, disallowUnknown bool) error 
 	if err != nil {
 		return r.errorf(path, "%v", err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
+	opts := []k8sjson.StrictOption{k8sjson.DisallowDuplicateFields}
 	if disallowUnknown {
-		dec.DisallowUnknownFields()
+		opts = append(opts, k8sjson.DisallowUnknownFields)
 	}
-	err = dec.Decode(out)
-	var te *json.UnmarshalTypeError
-	switch {
-	case err == nil:
-		return nil
-	case errors.As(err, &te):
-		return r.errorf(joinPath(path, te.Field), "a JSON %s where the API has %s", te.Value, wireTypeName(te.Type))
-	default:
+	unknown, err := k8sjson.UnmarshalStrict(raw, out, opts...)
+	if err != nil {
+		// A value of the wrong type: encoding/json's error names its field
+		// (sigs.k8s.io/json's own error type is internal to it).
+		var te *json.UnmarshalTypeError
+		if errors.As(json.Unmarshal(raw, reflect.New(reflect.TypeOf(out).Elem()).Interface()), &te) {
+			return r.errorf(joinPath(path, te.Field), "a JSON %s where the API has %s", te.Value, wireTypeName(te.Type))
+		}
 		return r.errorf(path, "%v", err)
 	}
+	var errs []error
+	for _, u := range unknown {
+		var fe k8sjson.FieldError
+		if errors.As(u, &fe) {
+			errs = append(errs, r.errorf(joinPath(path, fe.FieldPath()), "%s", cannotHold))
+			continue
+		}
+		errs = append(errs, r.errorf(path, "%v", u))
+	}
+	return errors.Join(errs...)
 }
 
 func joinPath(path, field string) string {
 	switch {
 	case field == "":
 		return path
-	case path == "":
-		return field
+	case path == "", strings.HasPrefix(field, "["):
+		return path + field
 	}
 	return path + "." + field
 }
@@ -158,80 +154,6 @@ func wireTypeName(t reflect.Type) string {
 		return "an object"
 	}
 	return t.String()
-}
-
-var jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
-
-// unknownFields returns the paths of the fields of v (a JSON value as
-// unstructured holds it) that the wire type t has no place for, sorted
-// within each object. Keys are matched exactly, as the API server matches
-// them (encoding/json would also take a key that differs in case). A value
-// of the wrong type is left to the decoder; a type that decodes itself
-// (json.Unmarshaler) is not looked into.
-func unknownFields(v any, t reflect.Type, path string) []string {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if reflect.PointerTo(t).Implements(jsonUnmarshaler) {
-		return nil
-	}
-	var out []string
-	switch t.Kind() {
-	case reflect.Struct:
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil
-		}
-		fields := jsonFields(t)
-		keys := make([]string, 0, len(m))
-		for k := range m {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			ft, ok := fields[k]
-			if !ok {
-				out = append(out, joinPath(path, k))
-				continue
-			}
-			out = append(out, unknownFields(m[k], ft, joinPath(path, k))...)
-		}
-	case reflect.Slice:
-		items, ok := v.([]any)
-		if !ok {
-			return nil
-		}
-		for i, item := range items {
-			out = append(out, unknownFields(item, t.Elem(), path+"["+strconv.Itoa(i)+"]")...)
-		}
-	case reflect.Map:
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil
-		}
-		for k, item := range m {
-			out = append(out, unknownFields(item, t.Elem(), joinPath(path, k))...)
-		}
-		slices.Sort(out)
-	}
-	return out
-}
-
-// jsonFields maps the JSON names of struct type t to their types.
-func jsonFields(t reflect.Type) map[string]reflect.Type {
-	out := make(map[string]reflect.Type, t.NumField())
-	for i := range t.NumField() {
-		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if !f.IsExported() || name == "-" {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		out[name] = f.Type
-	}
-	return out
 }
 
 // wireObject is the wire form of an object whose spec is S and status T

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"reflect"
 	"strconv"
 	"strings"
 
@@ -149,7 +148,8 @@ func PolicySnapshotFrom(obj *unstructured.Unstructured) (PolicySnapshot, error) 
 		return PolicySnapshot{}, err
 	}
 	status, _ := obj.Object["status"].(map[string]any)
-	if err := r.noUnknown("status.targetClusters", status["targetClusters"], reflect.TypeFor[[]clusterDecision]()); err != nil {
+	var decisions []clusterDecision
+	if err := r.strict("status.targetClusters", status["targetClusters"], &decisions); err != nil {
 		return PolicySnapshot{}, err
 	}
 	var st policySnapshotStatus
