@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/dynamic"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
@@ -101,23 +103,24 @@ func (h *Hub) awaitScheduled(ctx context.Context, kc *kubeCluster, obj *unstruct
 var errTimedOut = errors.New("timed out")
 
 // poll calls done (first true on the first call) until it reports done or
-// fails, waiting 10 ms, then twice as long each time up to a second; after
-// timeout it returns errTimedOut.
+// fails, waiting 10 ms, then twice as long each time up to a second
+// (apimachinery's wait, with a wait.Backoff); after timeout it returns
+// errTimedOut. done's requests use ctx, not the timeout's context: the one in
+// flight when the timeout passes completes.
 func poll(ctx context.Context, timeout time.Duration, done func(first bool) (bool, error)) error {
-	deadline := time.Now().Add(timeout)
-	for delay, first := 10*time.Millisecond, true; ; delay, first = min(2*delay, time.Second), false {
-		if ok, err := done(first); ok || err != nil {
-			return err
-		}
-		if time.Now().After(deadline) {
-			return errTimedOut
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(delay):
-		}
+	limited, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	first := true
+	backoff := wait.Backoff{Duration: 10 * time.Millisecond, Factor: 2, Cap: time.Second, Steps: math.MaxInt32}
+	err := backoff.DelayFunc().Until(limited, true, false, func(context.Context) (bool, error) {
+		ok, err := done(first)
+		first = false
+		return ok, err
+	})
+	if err != nil && ctx.Err() == nil && wait.Interrupted(err) {
+		return errTimedOut
 	}
+	return err
 }
 
 // placementFrom reads a placement and its scheduling as Fleet keeps it: the
