@@ -3,7 +3,11 @@ package update
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 	"time"
+
+	"k8s.io/apimachinery/pkg/util/version"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 )
@@ -11,32 +15,37 @@ import (
 // Version is a parsed Kubernetes version major.minor.patch.
 type Version struct{ Major, Minor, Patch int }
 
-// ParseVersion parses `1.31.2`, `v1.31.2` or `1.31` (patch 0).
+// ParseVersion parses `1.31.2`, `v1.31.2` or `1.31` (patch 0) with
+// apimachinery's parser of Kubernetes versions (version.ParseGeneric), and
+// refuses what it would let through: text after the numbers, a fourth
+// number, a number past int32.
 func ParseVersion(s string) (Version, error) {
-	in := s
-	if s != "" && (s[0] == 'v' || s[0] == 'V') {
-		s = s[1:]
+	body := s
+	if body != "" && (body[0] == 'v' || body[0] == 'V') {
+		body = body[1:]
 	}
-	var n [3]int
-	part, digits := 0, 0
-	for i := 0; i <= len(s); i++ {
-		if i == len(s) || s[i] == '.' {
-			if digits == 0 || part == 3 {
-				return Version{}, fmt.Errorf("%q is not a Kubernetes version", in)
-			}
-			part, digits = part+1, 0
-			continue
-		}
-		c := s[i]
-		if part == 3 || c < '0' || c > '9' || n[part] > (math.MaxInt32-9)/10 {
-			return Version{}, fmt.Errorf("%q is not a Kubernetes version", in)
-		}
-		n[part], digits = n[part]*10+int(c-'0'), digits+1
+	v, err := version.ParseGeneric(body)
+	if err != nil || strings.Trim(body, "0123456789.") != "" {
+		return Version{}, fmt.Errorf("%q is not a Kubernetes version", s)
 	}
-	if part < 2 {
-		return Version{}, fmt.Errorf("%q is not a Kubernetes version", in)
+	c := v.Components()
+	if len(c) > 3 || strings.Count(body, ".") != len(c)-1 || slices.Max(c) > math.MaxInt32 {
+		return Version{}, fmt.Errorf("%q is not a Kubernetes version", s)
 	}
-	return Version{n[0], n[1], n[2]}, nil
+	out := Version{Major: int(c[0]), Minor: int(c[1])}
+	if len(c) == 3 {
+		out.Patch = int(c[2])
+	}
+	return out, nil
+}
+
+// ParseFullVersion parses major.minor.patch, with or without a `v`.
+func ParseFullVersion(s string) (Version, error) {
+	v, err := ParseVersion(s)
+	if err == nil && strings.Count(s, ".") != 2 {
+		return Version{}, fmt.Errorf("%q is not a Kubernetes version major.minor.patch", s)
+	}
+	return v, err
 }
 
 func (v Version) String() string { return fmt.Sprintf("%d.%d.%d", v.Major, v.Minor, v.Patch) }

@@ -58,10 +58,11 @@ func TestParseVersion(t *testing.T) {
 
 // FuzzParseVersion checks ParseVersion against the plain reading of
 // designs/updates.md §5 (a `v`, then two or three dot-separated runs of
-// decimal digits): it never panics, accepts exactly those forms and prints
-// back what it read.
+// decimal digits, the first without a leading zero, as apimachinery reads
+// them): it never panics, accepts exactly those forms and prints back what
+// it read.
 func FuzzParseVersion(f *testing.F) {
-	for _, s := range []string{"1.31.2", "v1.30", "V1.2.3", "1", "1.x", "1.2.3.4", "-1.2", "+1.2", "1..2", ".1.2", "1.2.", "99999999999.1", "v", ""} {
+	for _, s := range []string{"1.31.2", "v1.30", "V1.2.3", "1", "1.x", "1.2.3.4", "-1.2", "+1.2", "1..2", ".1.2", "1.2.", "99999999999.1", "v", "", "01.2.3", "1.02.3", " 1.2.3", "1.2.3-rc.1", "2147483647.0", "2147483648.0"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -72,9 +73,9 @@ func FuzzParseVersion(f *testing.F) {
 		}
 		parts := strings.Split(body, ".")
 		valid := len(parts) == 2 || len(parts) == 3
-		for _, p := range parts {
+		for i, p := range parts {
 			n, perr := strconv.Atoi(p)
-			if p == "" || strings.Trim(p, "0123456789") != "" || perr != nil || n > math.MaxInt32-9 {
+			if p == "" || strings.Trim(p, "0123456789") != "" || perr != nil || n > math.MaxInt32 || (i == 0 && len(p) > 1 && p[0] == '0') {
 				valid = false
 			}
 		}
