@@ -17,6 +17,8 @@ var (
 	citation = regexp.MustCompile(`designs/([a-z]+)\.md(?: §(\d+)(?:–§(\d+))?)?`)
 	// a spec file cited without the designs/ folder
 	stray = regexp.MustCompile(`(^|[^/a-z])([a-z]+\.md §\d+)`)
+	// files outside the repository, and the research notes cited by section
+	outside = regexp.MustCompile(`(\.\./)?shared/(research|crds|spec|seeds)\b|/work/|\bresearch §?\d`)
 )
 
 // Every citation of a design note in the code points at a note and a
@@ -37,8 +39,8 @@ func TestCitationsPointAtExistingSections(t *testing.T) {
 		}
 	}
 	cited := 0
-	err := filepath.WalkDir(filepath.Join("..", "internal"), func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {
+	walk := func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, ".md") {
 			return err
 		}
 		raw, err := os.ReadFile(p)
@@ -47,7 +49,13 @@ func TestCitationsPointAtExistingSections(t *testing.T) {
 		}
 		for ln, line := range strings.Split(string(raw), "\n") {
 			where := p + ":" + strconv.Itoa(ln+1)
+			if m := outside.FindString(line); m != "" && p != "citations_test.go" {
+				t.Errorf("%s: %q cites something outside the repository: cite designs/ or a file in the repository", where, m)
+			}
 			for _, m := range stray.FindAllStringSubmatch(line, -1) {
+				if filepath.Dir(p) == "." {
+					break // a note cites its neighbours without the folder
+				}
 				t.Errorf("%s: %q cites a spec outside the repository: write designs/%s", where, m[2], m[2])
 			}
 			for _, m := range citation.FindAllStringSubmatch(line, -1) {
@@ -65,9 +73,13 @@ func TestCitationsPointAtExistingSections(t *testing.T) {
 			}
 		}
 		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
+	}
+	// The code, the tools and these notes themselves, with the README and
+	// the templates of the generated docs.
+	for _, root := range []string{"../internal", "../cmd", "../tools", "../templates", ".", "../README.md"} {
+		if err := filepath.WalkDir(root, walk); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if cited < 20 {
 		t.Fatalf("only %d citations found: is the walk looking in the right place?", cited)

@@ -30,7 +30,7 @@ func BenchmarkPlanPlacement5000Distinct(b *testing.B) { benchPlanPlacement(b, 2*
 func benchPlanPlacement(b *testing.B, policies int) {
 	ctx := context.Background()
 	dir := b.TempDir()
-	fleetFile := filepath.Join(dir, "fleet.yaml")
+	fleetFile := filepath.Join(dir, "fleet.json")
 	if err := os.WriteFile(fleetFile, fleetgen.Generate(fleetgen.Options{Clusters: 5000, Seed: 1, StaleEvery: 50, TaintEvery: 40}), 0o644); err != nil {
 		b.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 // most 80.
 func TestAccPreviewPlanLines(t *testing.T) {
 	w := newWorld(t, testClock)
-	big := filepath.Join(t.TempDir(), "fleet.yaml")
+	big := filepath.Join(t.TempDir(), "fleet.json")
 	if err := os.WriteFile(big, fleetgen.Generate(fleetgen.Options{Clusters: 1000, Seed: 7, StaleEvery: 50, TaintEvery: 40}), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -91,7 +91,7 @@ func (p *aksProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 				Attributes: map[string]schema.Attribute{
 					"fleet_file": schema.StringAttribute{
 						Optional: true,
-						MarkdownDescription: "Path of the fleet inventory YAML (see the README). Without it the built-in " +
+						MarkdownDescription: "Path of the fleet inventory, YAML or — in a file named `*.json` — JSON (see the README). Without it the built-in " +
 							"sample fleet is used. Environment: `" + EnvFleetFile + "`.",
 					},
 					"state_path": schema.StringAttribute{

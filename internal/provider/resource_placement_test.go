@@ -338,7 +338,7 @@ resource "aks_fleet_placement" "test" {
 // On a 1,000-cluster fleet the plan lists the picks and a bounded number of
 // left-out clusters, and counts the rest by reason.
 func TestAccPlacement_largeFleetPreviewIsBounded(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "fleet.yaml")
+	file := filepath.Join(t.TempDir(), "fleet.json")
 	if err := os.WriteFile(file, fleetgen.Generate(fleetgen.Options{Clusters: 1000, Seed: 11, StaleEvery: 50, TaintEvery: 40}), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,8 @@
 // Command fleetgen writes a synthetic fleet inventory for the mock hub.
 //
-//	go run ./tools/fleetgen -clusters 5000 -seed 7 > fleet.yaml
+//	go run ./tools/fleetgen -clusters 5000 -seed 7 > fleet.json
+//
+// The mock hub reads a file named *.json as JSON (fleet_file).
 package main
 
 import (

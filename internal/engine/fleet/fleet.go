@@ -37,6 +37,11 @@ type Fleet struct {
 	// Hub is what the hub cluster holds that placements select, when the
 	// hub reads it with the fleet (the mock hub, from its inventory).
 	Hub HubResources
+	// ChangedAt is when the fleet became as it is, where the hub knows it
+	// (the mock hub: when its inventory took effect); zero when it does not.
+	// A controller replaying time from an earlier instant sees the change
+	// there, not at the instant it first reads it (placement.AdvanceRollout).
+	ChangedAt time.Time
 
 	derived *derived // set by Share: values computed once (derived.go)
 }

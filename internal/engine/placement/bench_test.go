@@ -21,7 +21,7 @@ var benchNow = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 func generatedFleet(tb testing.TB, n int) *fleet.Fleet {
 	tb.Helper()
 	data := fleetgen.Generate(fleetgen.Options{Clusters: n, Regions: 10, Seed: 42, StaleEvery: 50, TaintEvery: 40})
-	f, err := mock.ParseInventory("fleetgen", data, benchNow)
+	f, err := mock.ParseInventory("fleetgen.json", data, benchNow)
 	if err != nil {
 		tb.Fatal(err)
 	}

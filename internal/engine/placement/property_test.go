@@ -69,7 +69,7 @@ func TestScheduleInvariants(t *testing.T) {
 		if i%51 == 50 {
 			data := fleetgen.Generate(fleetgen.Options{Clusters: 150, Regions: 1 + r.IntN(5), Seed: r.Uint64(), StaleEvery: 30, TaintEvery: 20})
 			var err error
-			if f, err = mock.ParseInventory("fleetgen", data, propNow); err != nil {
+			if f, err = mock.ParseInventory("fleetgen.json", data, propNow); err != nil {
 				t.Fatal(err)
 			}
 		} else {

@@ -301,9 +301,19 @@ func AdvanceRollout(name string, spec Spec, prev *RolloutState, fresh bool, sele
 		}
 	}
 	in := RolloutInput{Spec: spec, Latest: st.Index, Failing: failing, Untracked: st.Untracked}
-	// play replays from the instant from, applies the batches due by now
+	// The fleet's changes since prev (clusters selected, resources, failures)
+	// happened when it changed, where its hub knows that, else now: a read
+	// that stores nothing sees them at the same instant as the next.
+	changed := now
+	if at := f.ChangedAt; !at.IsZero() && at.Before(now) {
+		changed = at
+		if st.At.After(changed) {
+			changed = st.At
+		}
+	}
+	// play replays from the instant from, applies the batches due by until
 	// and returns what is left.
-	play := func(from time.Time) RolloutPlan {
+	play := func(from, until time.Time) RolloutPlan {
 		in.Bindings, in.Now = st.Bindings, from
 		plan := PlanRollout(in)
 		left := plan
@@ -313,7 +323,7 @@ func AdvanceRollout(name string, spec Spec, prev *RolloutState, fresh bool, sele
 			at[b.Cluster] = i
 		}
 		for _, b := range plan.Batches {
-			if b.At.After(now) {
+			if b.At.After(until) {
 				left.Batches = append(left.Batches, b)
 				continue
 			}
@@ -325,25 +335,25 @@ func AdvanceRollout(name string, spec Spec, prev *RolloutState, fresh bool, sele
 		}
 		return left
 	}
-	if st.At.Before(now) {
+	if st.At.Before(changed) {
 		if st.Strategy != nil && st.Policy != nil { // replayed under the spec it ran under
 			in.Spec = Spec{Policy: *st.Policy, Strategy: *st.Strategy}
 		}
-		play(st.At)
+		play(st.At, changed)
 		in.Spec = spec
 	}
 	st.Policy, st.Strategy = &spec.Policy, &spec.Strategy
-	st.Bindings = selectedBindings(st.Bindings, selected, now)
+	st.Bindings = selectedBindings(st.Bindings, selected, changed)
 	if sel.Error == nil && sel.Digest != st.Digest {
-		st.Index, st.Digest, st.Untracked, st.IndexAt = st.Index+1, sel.Digest, Untracked(sel), now
+		st.Index, st.Digest, st.Untracked, st.IndexAt = st.Index+1, sel.Digest, Untracked(sel), changed
 		in.Latest, in.Untracked = st.Index, st.Untracked
 	}
 	for i, b := range st.Bindings { // a failure no longer injected: it applies again
 		if _, still := failing[b.Cluster]; b.Failed && !still {
-			st.Bindings[i].Failed, st.Bindings[i].AppliedAt = false, now
+			st.Bindings[i].Failed, st.Bindings[i].AppliedAt = false, changed
 		}
 	}
-	plan := play(now)
+	plan := play(changed, now)
 	st.At = now
 	in.Bindings, in.Now, in.LatestAt = st.Bindings, now, st.IndexAt
 	return RolloutStep{State: st, Plan: plan, Selection: sel, Status: RolloutStatus(name, in, plan, decisions, sel)}

@@ -238,20 +238,27 @@ func TestSelectionDigest(t *testing.T) {
 	}
 }
 
-// TestAdvanceRolloutKeepsThePastUnderItsStrategy: a strategy written while
-// a rollout runs holds from its write on; the batches due before it ran
-// under the old one (the mock replays from the instant it last stored).
-func TestAdvanceRolloutKeepsThePastUnderItsStrategy(t *testing.T) {
-	s25 := rollingSpec("25%")
-	s25.ResourceSelectors = []ResourceSelector{{Version: "v1", Kind: "Namespace", Name: "web"}}
+// jobRollout is a placement of the namespace web, max_unavailable 25%, on
+// c1…c8, whose snapshot holds a Job (untracked: a cluster counts as
+// available a minute after it applied).
+func jobRollout() (Spec, *fleet.Fleet, []string) {
+	s := rollingSpec("25%")
+	s.ResourceSelectors = []ResourceSelector{{Version: "v1", Kind: "Namespace", Name: "web"}}
 	hub := fleet.HubResources{APIs: []fleet.APIResource{{Version: "v1", Kind: "Namespace"}, {Group: "batch", Version: "v1", Kind: "Job", Namespaced: true}},
 		Objects: []fleet.HubObject{{ResourceID: ResourceID{Version: "v1", Kind: "Namespace", Name: "web"}},
 			{ResourceID: ResourceID{Group: "batch", Version: "v1", Kind: "Job", Namespace: "web", Name: "j"}, Content: "1"}}}
-	f := &fleet.Fleet{Hub: hub}
 	var selected []string
 	for _, b := range boundOn(8, 0) {
 		selected = append(selected, b.Cluster)
 	}
+	return s, &fleet.Fleet{Hub: hub}, selected
+}
+
+// TestAdvanceRolloutKeepsThePastUnderItsStrategy: a strategy written while
+// a rollout runs holds from its write on; the batches due before it ran
+// under the old one (the mock replays from the instant it last stored).
+func TestAdvanceRolloutKeepsThePastUnderItsStrategy(t *testing.T) {
+	s25, f, selected := jobRollout()
 	first := AdvanceRollout("web", s25, nil, true, selected, nil, f, rollT0.Add(-time.Hour))
 	f.Hub.Objects[1].Content = "2" // a new snapshot at rollT0: c1, c2 go
 	step := AdvanceRollout("web", s25, &first.State, false, selected, nil, f, rollT0)
@@ -288,5 +295,43 @@ func TestMaxUnavailableZero(t *testing.T) {
 	p := PlanRollout(RolloutInput{Spec: s, Latest: 1, Bindings: boundOn(2, 0), Now: rollT0})
 	if note := RolloutNote(p, rollT0); note != "blocked: 2 cluster(s) cannot be updated: max_unavailable is 0, so Fleet never takes a cluster that has the resources to the new ones" {
 		t.Errorf("note %q", note)
+	}
+}
+
+// A change of the fleet counts from when it changed (Fleet.ChangedAt), not
+// from when a reader first sees it: a hub whose reads store nothing replays
+// from the same stored state at every read, and finds the rollout where one
+// that stored each step would be.
+func TestAdvanceRolloutCountsFromTheChange(t *testing.T) {
+	s, f, selected := jobRollout()
+	stored := AdvanceRollout("web", s, nil, true, selected, nil, f, rollT0.Add(-time.Hour)).State
+	changed := *f
+	changed.Hub.Objects = slices.Clone(f.Hub.Objects)
+	changed.Hub.Objects[1].Content = "2"
+	changed.ChangedAt = rollT0 // the resources changed at rollT0, read later
+	updated := func(st RolloutState) int {
+		n := 0
+		for _, b := range st.Bindings {
+			if b.Index == 1 {
+				n++
+			}
+		}
+		return n
+	}
+	var got []int
+	for _, after := range []time.Duration{0, 30 * time.Second, time.Minute, 2 * time.Minute, 3 * time.Minute} {
+		st := AdvanceRollout("web", s, &stored, false, selected, nil, &changed, rollT0.Add(after)).State
+		if !st.IndexAt.Equal(rollT0) {
+			t.Errorf("read at +%s: the snapshot counts from %s, want the change at %s", after, st.IndexAt, rollT0)
+		}
+		got = append(got, updated(st))
+	}
+	if !slices.Equal(got, []int{2, 2, 4, 6, 8}) {
+		t.Errorf("clusters on the new snapshot read at +0, +30s, +1m, +2m, +3m from the state before the change: %v, want [2 2 4 6 8]", got)
+	}
+	// Without ChangedAt (a hub that does not know it) the change counts from the read.
+	changed.ChangedAt = time.Time{}
+	if st := AdvanceRollout("web", s, &stored, false, selected, nil, &changed, rollT0.Add(3*time.Minute)).State; !st.IndexAt.Equal(rollT0.Add(3*time.Minute)) || updated(st) != 2 {
+		t.Errorf("without ChangedAt: snapshot from %s, %d updated", st.IndexAt, updated(st))
 	}
 }

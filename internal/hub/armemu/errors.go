@@ -12,7 +12,7 @@ import (
 )
 
 // ARM error codes the emulator answers. The Fleet RP publishes no codes of
-// its own (research 3.3): these are the generic ARM ones.
+// its own (designs/arm.md §5): these are the generic ARM ones.
 const (
 	codeInternal           = "InternalServerError"
 	codeNotFound           = "ResourceNotFound"
@@ -68,7 +68,7 @@ func (c *call) hubError(typ, name string, err error) {
 // API versions the routes accept.
 var (
 	// fleetVersions serve every fleet resource; gates and maxConcurrency
-	// need the newer one (research 1.2).
+	// need the newer one (designs/arm.md §1).
 	fleetVersions = []string{armfleet.APIVersion, armfleet.APIVersionGates}
 	gateVersions  = []string{armfleet.APIVersionGates}
 	// aksVersions serve the managedClusters and locations routes: the
@@ -107,7 +107,7 @@ func (c *call) checkStrategyVersion(prefix string, s *armfleet.RunStrategy) bool
 
 // checkProfileVersion refuses what 2025-03-01 does not know of a profile:
 // the TargetKubernetesVersion channel, targetKubernetesVersion and
-// longTermSupport came with 2025-04-01-preview (research §1.2).
+// longTermSupport came with 2025-04-01-preview (designs/arm.md §1).
 func (c *call) checkProfileVersion(p *armfleet.AutoUpgradeProfileProperties) bool {
 	if c.version == armfleet.APIVersionGates {
 		return true

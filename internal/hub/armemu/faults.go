@@ -7,7 +7,7 @@ import (
 )
 
 // Faults are failures the emulator injects into the requests it serves, to
-// test a client's retries and polling (research 7 point 6). Each counter is
+// test a client's retries and polling (designs/arm.md §7 point 6). Each counter is
 // a number of requests still to fail; a request meets at most one fault,
 // the first in field order.
 type Faults struct {

@@ -69,7 +69,7 @@ func (s *Server) listCredentials(c *call) {
 }
 
 // member is the fleets/members resource of a cluster. Labels are in the
-// API from 2026-06-01 (research 2.5): older versions do not show them.
+// API from 2026-06-01 (designs/arm.md §2): older versions do not show them.
 func (s *Server) member(c *call, cl *fleet.Cluster) armfleet.Member {
 	m := armfleet.Member{Resource: armfleet.Resource{ID: s.fleet.Child(armfleet.Members, cl.Name), Name: cl.Name, Type: armfleet.TypeMember},
 		Properties: armfleet.MemberProperties{ClusterResourceID: cl.ResourceID, Group: cl.Group, ProvisioningState: armfleet.ProvisioningSucceeded}}

@@ -12,7 +12,7 @@ import (
 )
 
 // Gates (fleets/gates, api-version 2026-06-01 only) are not stored: the
-// run creates a gate when it reaches it (research 7 point 5), so they are
+// run creates a gate when it reaches it (designs/arm.md §7 point 5), so they are
 // derived from the runs' gate statuses that are not NotStarted. A gate is
 // named armfleet.GateName(fleet, run, position) and carries its run's ETag;
 // approving it (PATCH state Completed) is hub.ApproveUpdateRunGate.
@@ -91,7 +91,7 @@ func (c *call) findGate(name string) (gate, bool) {
 }
 
 // stateFilter is the one $filter the gates LIST takes, as the CLI sends
-// it: "state eq Pending" (research 2.6; quotes and the properties/ prefix
+// it: "state eq Pending" (designs/arm.md §2; quotes and the properties/ prefix
 // accepted).
 var stateFilter = regexp.MustCompile(`(?i)^\s*(?:properties/)?state\s+eq\s+'?([a-z]+)'?\s*$`)
 

@@ -11,13 +11,13 @@ import (
 	"github.com/fleetform/terraform-provider-aks/internal/hub/azure/armfleet"
 )
 
-// Long-running operations (research 3.1 and 7 point 2). The emulator
+// Long-running operations (designs/arm.md §3 and §7 point 2). The emulator
 // executes a write when the request arrives; what stays behind is its
 // operation, which answers InProgress Options.Polls times before it
 // succeeds. Status polls and Location polls count down together.
 
 // retryAfterMs is the polling delay asked for: short, so that clients
-// poll fast (research 3.1 point 4).
+// poll fast (designs/arm.md §3 point 4).
 const retryAfterMs = "5"
 
 // maxOperations bounds the operations remembered; the oldest are forgotten.
@@ -30,7 +30,7 @@ type lro struct {
 	// code is 200 or 201 for a PUT, 202 for an action or a DELETE.
 	code int
 	// body is the PUT's resource, its provisioningState not yet terminal
-	// (a 201 already Succeeded would not be polled: research 3.1 point 3).
+	// (a 201 already Succeeded would not be polled: designs/arm.md §3 point 3).
 	body any
 	etag string
 	// resource is the ARM id of the resource a PUT wrote, which reads as
@@ -38,7 +38,7 @@ type lro struct {
 	resource, provisioning string
 	// statusID is the id of the final status document; empty means the
 	// operation's own. For generateUpdateRun it is the generated run's
-	// (research 3.1 point 2).
+	// (designs/arm.md §3 point 2).
 	statusID string
 	// result is the Location URL's answer once the operation is done; nil
 	// sends no Location (PUT: the result is a GET of the resource).

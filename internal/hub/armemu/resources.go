@@ -10,7 +10,6 @@ import (
 	"github.com/fleetform/terraform-provider-aks/internal/engine/update"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/azure/armfleet"
-	"github.com/fleetform/terraform-provider-aks/internal/hub/mock"
 )
 
 // wire is a resource document of armfleet: it embeds armfleet.Resource.
@@ -68,7 +67,7 @@ func (k kind[W]) write(c *call, name string) {
 }
 
 // servePut writes the resource and answers as a long-running operation:
-// 201 Creating or 200 Updating, with the status URL (research 3.1).
+// 201 Creating or 200 Updating, with the status URL (designs/arm.md §3).
 func (k kind[W]) servePut(c *call) {
 	name := c.params["name"]
 	if err := update.ValidateName(k.what, name); err != nil {
@@ -106,7 +105,7 @@ func (k kind[W]) servePut(c *call) {
 // serveDelete deletes the resource and answers 202 with the status and
 // result URLs; the result is 204. Deleting what does not exist is done
 // already: 204 at once, as ARM answers it, unless If-Match asked for a
-// version of it: 404, as the mock hub and research 3.2 answer it.
+// version of it: 404, as the mock hub and designs/arm.md §4 answer it.
 func (k kind[W]) serveDelete(c *call) {
 	name := c.params["name"]
 	pre, ifMatchAny := c.precondition()
@@ -171,20 +170,15 @@ func (c *call) page(n int) (from, to int, next string, ok bool) {
 // Lister lists the names of the resources of a fleet collection
 // (armfleet.UpdateStrategies, UpdateRuns or AutoUpgradeProfiles), sorted.
 // hub.Hub has no list operations, so a backend offers them through this
-// interface to answer LISTs; the mock hub needs none (see listNames).
+// interface to answer LISTs (the mock hub does).
 type Lister interface {
 	ListNames(ctx context.Context, collection string) ([]string, error)
 }
 
-// listNames lists a collection of the backend: through Lister, or for the
-// mock hub through its store, whose buckets of strategies, runs and
-// profiles are named as the ARM collections (mock/objects.go).
+// listNames lists a collection of the backend through Lister.
 func listNames(ctx context.Context, h hub.Hub, collection string) ([]string, error) {
-	switch b := h.(type) {
-	case Lister:
+	if b, ok := h.(Lister); ok {
 		return b.ListNames(ctx, collection)
-	case *mock.Hub:
-		return b.Store().Keys(collection)
 	}
 	return nil, fmt.Errorf("the emulator's backend (%T) cannot list %s: it implements no armemu.Lister", h, collection)
 }

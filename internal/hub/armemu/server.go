@@ -14,9 +14,7 @@
 // against Azure. Faults (throttling, server errors, dropped connections,
 // failing status polls) can be switched on at run time.
 //
-// The protocol follows the research notes on the Fleet API
-// (shared/research/azure-fleet-api.md, sections 3.1 to 3.3 and 7), cited
-// below as "research 3.1" and so on.
+// The protocol follows designs/arm.md §3–§7.
 package armemu
 
 import (
@@ -290,7 +288,7 @@ func (c *call) baseURL() string {
 	return "https://" + c.r.Host
 }
 
-// precondition reads If-Match and If-None-Match (research 3.2). "If-Match:
+// precondition reads If-Match and If-None-Match (designs/arm.md §4). "If-Match:
 // *" (any existing version) is no hub precondition: ifMatchAny tells the
 // caller, which checks that the resource exists.
 func (c *call) precondition() (pre hub.Precondition, ifMatchAny bool) {

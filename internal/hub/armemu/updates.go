@@ -102,7 +102,7 @@ func (c *call) runToWire(r *hub.UpdateRun) (armfleet.UpdateRun, error) {
 // run as the service returns it, where a strategy beside an
 // updateStrategyId is the referenced strategy's snapshot, and drops it; in
 // a request both are the client's, which the service refuses ("Setting
-// both \"updateStrategyId\" and \"strategy\" is invalid", research 2.1):
+// both \"updateStrategyId\" and \"strategy\" is invalid", designs/arm.md §2):
 // the backend is given both to refuse.
 func runSpecOfPut(p armfleet.UpdateRunProperties) update.RunSpec {
 	spec, resolved := armfleet.RunSpecFromWire(p)
@@ -154,7 +154,7 @@ func skipRun(c *call, name string, pre hub.Precondition) error {
 }
 
 // runAction serves POST …/updateRuns/{name}/start, stop or skip: 202 with
-// the status and result URLs; the result is the run (research 3.1).
+// the status and result URLs; the result is the run (designs/arm.md §3).
 func (s *Server) runAction(act runActionFunc) func(*call) {
 	return func(c *call) {
 		name := c.params["name"]
@@ -170,7 +170,7 @@ func (s *Server) runAction(act runActionFunc) func(*call) {
 // generateUpdateRun serves POST …/autoUpgradeProfiles/{name}/generateUpdateRun:
 // 202 with the status and result URLs. The final status document's id is
 // the generated run's ARM id, which azcore returns as the result
-// (research 3.1 point 2); the Location result is the GenerateResponse.
+// (designs/arm.md §3 point 2); the Location result is the GenerateResponse.
 func (s *Server) generateUpdateRun(c *call) {
 	profile := c.params["name"]
 	name, err := c.hub.GenerateUpdateRun(c.ctx, profile)

@@ -126,7 +126,7 @@ func checkServerDefaults(t *testing.T, caseName string, sent nodepool.NodePool, 
 // crdFiles are the CRDs the admission tests' API server serves: the AKS
 // NodePool as Node Auto Provisioning installs it, Karpenter's NodeClaim
 // (sigs.k8s.io/karpenter v1.14.1 pkg/apis/crds), Fleet's placement and
-// binding (shared/crds), and our own policy snapshot CRD.
+// binding (kubetest/crds/README.md), and our own policy snapshot CRD.
 var crdFiles = []string{
 	"kubetest/crds/aks-karpenter.sh_nodepools.yaml",
 	"testdata/karpenter.sh_nodeclaims.yaml",

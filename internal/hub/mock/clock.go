@@ -62,6 +62,19 @@ func (c *Clock) Now() time.Time {
 	return c.real().UTC()
 }
 
+// At is the hub's time at the real instant real: when a file written then
+// took effect on the hub's clock. A fixed clock has one instant.
+func (c *Clock) At(real time.Time) time.Time {
+	switch c.cfg.Mode {
+	case ClockFixed:
+		return c.cfg.Time.UTC()
+	case ClockScaled:
+		elapsed := real.Sub(c.anchor)
+		return c.cfg.Time.Add(time.Duration(float64(elapsed) * c.cfg.Scale)).UTC()
+	}
+	return real.UTC()
+}
+
 type clockAnchor struct {
 	Start  time.Time `json:"start"`
 	Scale  float64   `json:"scale"`
@@ -70,7 +83,10 @@ type clockAnchor struct {
 
 // NewClock builds the clock. A scaled clock must run on across Terraform
 // commands (each a new process), so the real instant at which it started is
-// kept in the store and reused while the settings stay the same.
+// kept in the store and reused while the settings stay the same. Storing it
+// is the one write a read may cause: once per setting, the clock's, not the
+// simulated world's (designs/hub.md §2) — without it, time would stand still
+// for every command until a write.
 func NewClock(cfg ClockConfig, store *Store, real func() time.Time) (*Clock, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -79,19 +95,38 @@ func NewClock(cfg ClockConfig, store *Store, real func() time.Time) (*Clock, err
 	if cfg.Mode != ClockScaled {
 		return c, nil
 	}
-	err := store.Update(func(tx *bolt.Tx) error {
+	found := false
+	err := store.View(func(tx *bolt.Tx) error {
+		if a, ok := anchorTx(tx); ok && a.Start.Equal(cfg.Time) && a.Scale == cfg.Scale {
+			c.anchor, found = a.Anchor, true
+		}
+		return nil
+	})
+	if err != nil || found {
+		return c, err
+	}
+	err = store.Update(func(tx *bolt.Tx) error {
+		if a, ok := anchorTx(tx); ok && a.Start.Equal(cfg.Time) && a.Scale == cfg.Scale {
+			c.anchor = a.Anchor // another process stored it meanwhile
+			return nil
+		}
 		b, err := tx.CreateBucketIfNotExists([]byte(bucketMeta))
 		if err != nil {
 			return err
-		}
-		var a clockAnchor
-		if v := b.Get([]byte("clock")); v != nil && json.Unmarshal(v, &a) == nil && a.Start.Equal(cfg.Time) && a.Scale == cfg.Scale {
-			c.anchor = a.Anchor
-			return nil
 		}
 		c.anchor = real()
 		v, _ := json.Marshal(clockAnchor{Start: cfg.Time, Scale: cfg.Scale, Anchor: c.anchor})
 		return b.Put([]byte("clock"), v)
 	})
 	return c, err
+}
+
+func anchorTx(tx *bolt.Tx) (clockAnchor, bool) {
+	var a clockAnchor
+	b := tx.Bucket([]byte(bucketMeta))
+	if b == nil {
+		return a, false
+	}
+	v := b.Get([]byte("clock"))
+	return a, v != nil && json.Unmarshal(v, &a) == nil
 }

@@ -30,6 +30,13 @@ const formatVersion = 4
 
 const formatKey = "format"
 
+// formatCurrent tells whether the database has this provider's format:
+// opening it then needs no write.
+func formatCurrent(tx *bolt.Tx) bool {
+	meta := tx.Bucket([]byte(bucketMeta))
+	return meta != nil && string(meta.Get([]byte(formatKey))) == strconv.Itoa(formatVersion)
+}
+
 // checkFormat runs when the store is opened, in the same transaction as any
 // migration, so a database is either fully migrated or untouched. A database
 // written by a newer provider is refused rather than read with fields this

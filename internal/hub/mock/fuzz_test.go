@@ -1,6 +1,8 @@
 package mock
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"math/rand/v2"
 	"reflect"
@@ -11,13 +13,14 @@ import (
 	"time"
 
 	"github.com/fleetform/terraform-provider-aks/internal/fleetgen"
+	"gopkg.in/yaml.v3"
 )
 
 // inventorySeeds are documents for the inventory fuzz targets: the sample
-// fleet, a generated one, the shapes the fast decoder reads (block and flow
+// fleet, a generated one (JSON), the usual shapes of YAML (block and flow
 // collections, indentless sequences, quoted keys and values, comments) and
-// the ones it leaves to yaml.v3 (anchors, tags, block scalars, nulls,
-// multi-line scalars and flows, escapes, tabs, document markers).
+// its rarer ones (anchors, tags, block scalars, nulls, multi-line scalars
+// and flows, escapes, tabs, document markers).
 func inventorySeeds(f *testing.F) {
 	f.Add(SampleFleet)
 	f.Add(fleetgen.Generate(fleetgen.Options{Clusters: 3, Seed: 1, StaleEvery: 2, TaintEvery: 2, NAPNodes: 1}))
@@ -34,7 +37,7 @@ func inventorySeeds(f *testing.F) {
 		"regions: [{name: r}]\nclusters:\n  -\n    name: a\n    region: r\n    node_pools: [{name: p, node_count: -0}, {name: q, node_count: 012}]\n",
 		"regions: [{name: r}]\nclusters:\n  - name: a\n    region: r\n    maintenance_window:\n      schedule: {relative_monthly: {interval_months: 1, week_index: Last, day_of_week: Friday}}\n      start_time: 03:00\n      duration_hours: 4\n      not_allowed_dates: [{start: 2026-12-24, end: 2026-12-26}]\n",
 		"regions: [{name: r}]\nclusters:\n  - name: a\n    region: r\n    failures: {upgrade: timeout}\n    taints: [{key: k, value: v}]\n    nap_nodes:\n      - name: n\n        nodepool: default\n        created_at: \"2026-11-20T00:00:00Z\"\n        ready: false\n        marked_for_deletion: yes\n",
-		// what the fast decoder leaves to yaml.v3
+		// the rarer shapes
 		"regions: [{name: r}]\nclusters:\n  - name: a\n    region: r\n    labels: {env: ~}\n", "regions: [{name: r}]\nclusters:\n  - name: a\n    region:\n",
 		"regions: [{name: r}]\nclusters:\n  - name: a\n    region: r\n    group: one\n      two\n", "regions: [{name: r}]\nclusters:\n  - name: a\n    region: !!str r\n",
 		"regions: [{name: r}]\nclusters:\n  - name: a\n    region: |\n      r\n", "regions: [{name: r}]\nclusters:\n  - {name: a,\n     region: r}\n",
@@ -80,31 +83,53 @@ func FuzzParseInventory(f *testing.F) {
 	})
 }
 
-// FuzzInventoryDecoders is the differential test of the fast decoder: a
-// document it accepts, yaml.v3 accepts too, with exactly the same decoded
-// inventory (nil and empty collections, explicit false and all). A document
-// it gives up on is yaml.v3's to decode or reject.
+// FuzzInventoryDecoders is the differential test of the JSON decoder: JSON
+// is YAML, so a document it accepts, yaml.v3 accepts too, with exactly the
+// same decoded inventory (nil and empty collections, explicit false and
+// all); a document it refuses is refused with inventory errors.
 func FuzzInventoryDecoders(f *testing.F) {
 	inventorySeeds(f)
+	f.Add([]byte(`{"regions":[{"name":"r"}],"clusters":[{"name":"a","region":"r","agent":{"joined":false}}]}`))
+	f.Add([]byte(`{"regions":[{"name":"r"}],"clusters":[{"Name":"a","region":"r"}]}`))
+	f.Add([]byte(`{"regions":[{"name":"r","name":"s"}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fast, ok := decodeInventoryFast(data)
-		slow, err := decodeInventoryYAML("fleet.yaml", data)
-		if !ok {
-			return
-		}
-		if err != nil {
-			t.Fatalf("the fast decoder accepted a document yaml.v3 rejects: %v\n%q", err, data)
-		}
-		if !reflect.DeepEqual(fast, slow) {
-			t.Fatalf("the decoders disagree on %q:\nfast   %+v\nyaml.v3 %+v", data, fast, slow)
-		}
+		checkJSONDecoder(t, data)
 	})
 }
 
-// The hand-written syntax checks are the regular expressions they replace.
+// mustBeInventoryError fails unless err is one or several inventory errors.
+func mustBeInventoryError(t *testing.T, err error) {
+	t.Helper()
+	var one InventoryError
+	var many InventoryErrors
+	if !errors.As(err, &one) && !errors.As(err, &many) {
+		t.Fatalf("error %T is not an inventory error: %v", err, err)
+	}
+}
+
+func checkJSONDecoder(t *testing.T, data []byte) {
+	t.Helper()
+	fromJSON, err := decodeInventoryJSON("fleet.json", data)
+	if err != nil {
+		mustBeInventoryError(t, err)
+		return
+	}
+	if len(bytes.Trim(data, " \t\r\n")) == 0 {
+		return // white space: an empty fleet (yaml.v3 refuses a tab there)
+	}
+	fromYAML, err := decodeInventoryYAML("fleet.yaml", data)
+	if err != nil {
+		t.Fatalf("the JSON decoder accepted a document yaml.v3 rejects: %v\n%q", err, data)
+	}
+	if !reflect.DeepEqual(fromJSON, fromYAML) {
+		t.Fatalf("the decoders disagree on %q:\nJSON    %+v\nyaml.v3 %+v", data, fromJSON, fromYAML)
+	}
+}
+
+// Cluster names are DNS labels, as the pattern says (Kubernetes versions are
+// update.ParseFullVersion's, fuzzed there).
 var (
-	kubernetesVersionRE = regexp.MustCompile(`^v?\d+\.\d+\.\d+$`)
-	clusterNameRE       = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)
+	clusterNameRE = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)
 )
 
 func FuzzInventorySyntax(f *testing.F) {
@@ -113,9 +138,6 @@ func FuzzInventorySyntax(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := validKubernetesVersion(s), kubernetesVersionRE.MatchString(s); got != want {
-			t.Fatalf("validKubernetesVersion(%q) = %v, the pattern says %v", s, got, want)
-		}
 		if got, want := validClusterName(s), clusterNameRE.MatchString(s); got != want {
 			t.Fatalf("validClusterName(%q) = %v, the pattern says %v", s, got, want)
 		}
@@ -124,9 +146,9 @@ func FuzzInventorySyntax(f *testing.F) {
 
 // FuzzInventoryStyles writes random inventories in the styles people use —
 // block and flow collections, indentless sequences, plain and quoted keys
-// and values, comments, blank lines, extra spaces — and checks that the fast
-// decoder reads every one of them (else large inventories silently take the
-// slow path) and exactly as yaml.v3 does.
+// and values, comments, blank lines, extra spaces — and the same documents
+// as JSON: what yaml.v3 reads, the JSON decoder reads the same, or refuses
+// with inventory errors (a YAML scalar such as 1.30 is a number in JSON).
 func FuzzInventoryStyles(f *testing.F) {
 	for seed := range uint64(16) {
 		f.Add(seed, uint8(seed*37))
@@ -134,18 +156,76 @@ func FuzzInventoryStyles(f *testing.F) {
 	f.Fuzz(func(t *testing.T, seed uint64, clusters uint8) {
 		g := &styleGen{r: rand.New(rand.NewPCG(seed, uint64(clusters)))}
 		data := []byte(g.document(int(clusters % 8)))
-		fast, ok := decodeInventoryFast(data)
-		if !ok {
-			t.Fatalf("the fast decoder gave up on:\n%s", data)
-		}
-		slow, err := decodeInventoryYAML("fleet.yaml", data)
+		fromYAML, err := decodeInventoryYAML("fleet.yaml", data)
 		if err != nil {
 			t.Fatalf("yaml.v3: %v\n%s", err, data)
 		}
-		if !reflect.DeepEqual(fast, slow) {
-			t.Fatalf("the decoders disagree on\n%s\nfast    %+v\nyaml.v3 %+v", data, fast, slow)
+		var root yaml.Node
+		if err := yaml.Unmarshal(data, &root); err != nil {
+			t.Fatal(err)
+		}
+		doc, ok := jsonValue(&root)
+		if !ok {
+			return // an alias or a merge key: no JSON of the same meaning
+		}
+		js, err := json.Marshal(doc)
+		if err != nil {
+			return // .inf, .nan: no JSON
+		}
+		checkJSONDecoder(t, js)
+		if fromJSON, err := decodeInventoryJSON("fleet.json", js); err == nil && !reflect.DeepEqual(fromJSON, fromYAML) {
+			t.Fatalf("the document as YAML and as JSON decode differently:\n%s\n%s\nYAML %+v\nJSON %+v", data, js, fromYAML, fromJSON)
 		}
 	})
+}
+
+// jsonValue is the YAML document n as JSON values, its timestamps as the
+// strings they are written as (what a string field reads from them).
+func jsonValue(n *yaml.Node) (any, bool) {
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			return nil, true
+		}
+		return jsonValue(n.Content[0])
+	case yaml.MappingNode:
+		m := map[string]any{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if k.Kind != yaml.ScalarNode || k.Tag == "!!merge" {
+				return nil, false
+			}
+			v, ok := jsonValue(n.Content[i+1])
+			if !ok {
+				return nil, false
+			}
+			m[k.Value] = v
+		}
+		return m, true
+	case yaml.SequenceNode:
+		l := []any{}
+		for _, c := range n.Content {
+			v, ok := jsonValue(c)
+			if !ok {
+				return nil, false
+			}
+			l = append(l, v)
+		}
+		return l, true
+	case yaml.ScalarNode:
+		switch n.Tag {
+		case "!!str", "!!timestamp":
+			return n.Value, true
+		case "!!null":
+			return nil, true
+		}
+		var v any
+		if err := n.Decode(&v); err != nil {
+			return nil, false
+		}
+		return v, true
+	}
+	return nil, false
 }
 
 // gnode is a document tree for styleGen: a mapping (keys, vals), a sequence
@@ -171,8 +251,8 @@ var styleStrings = []string{
 	"Standard_D8s_v5", "64Gi", "3500m", "kubernetes-fleet.io/node-count", "Monday", "02:00", "-05:00",
 }
 
-// scalarText renders s as a scalar, plain when the fast decoder and yaml.v3
-// read it as the same string there.
+// scalarText renders s as a scalar, plain when YAML reads it as the same
+// string there.
 func (g *styleGen) scalarText(s string, flow bool) string {
 	plain := s != "" && s[0] != ' ' && s[len(s)-1] != ' ' && !strings.Contains(s, ": ") && !strings.Contains(s, " #") &&
 		!strings.HasSuffix(s, ":") && !strings.ContainsAny(s[:1], "-?:,[]{}#&*!|>'\"%@`") &&

@@ -9,7 +9,10 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
+
+	bolt "go.etcd.io/bbolt"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
@@ -44,14 +47,30 @@ type Hub struct {
 	store *Store
 	clock *Clock
 
+	// doc is the decoded inventory (set under mu, read by advanceTx, which
+	// runs inside the store's transactions and so never takes mu: Fleet
+	// holds mu while it reads the store).
+	doc atomic.Pointer[inventoryDoc]
+	// pending is the decoded inventory no write stored yet (advanceTx).
+	pending atomic.Pointer[pendingSnapshot]
+	// written: a write fired triggers since fleet was resolved.
+	written atomic.Bool
+
 	mu      sync.Mutex
-	raw     *rawInventory // the decoded inventory document
-	epoch   time.Time     // when the hub first loaded this document (node ages count from it)
-	trusted bool          // raw already passed the syntax checks
-	rawMod  time.Time     // modification time of FleetFile when raw was decoded
-	fleet   *fleet.Fleet  // raw resolved at fleetAt
+	rawMod  time.Time    // modification time of FleetFile when doc was decoded
+	fleet   *fleet.Fleet // doc resolved at fleetAt
 	fleetAt time.Time
 	fleetFP string // fingerprint of fleet (see placement.FleetFingerprint), computed on first use
+	// triggersDue: fleet is the world where auto-upgrade triggers due at
+	// fleetAt fired, which no write stored yet.
+	triggersDue bool
+}
+
+// inventoryDoc is a decoded inventory document.
+type inventoryDoc struct {
+	name  string        // how it is named in messages
+	raw   *rawInventory // the document, which passed the syntax checks
+	epoch time.Time     // when it took effect (node ages count from it; loadInventory)
 }
 
 var _ hub.Hub = (*Hub)(nil)
@@ -70,6 +89,7 @@ func New(cfg Config) (*Hub, error) {
 		return nil, err
 	}
 	h := &Hub{cfg: cfg, store: store, clock: clock}
+	store.advance = h.advanceTx
 	if _, err := h.Fleet(context.Background()); err != nil {
 		return nil, err
 	}
@@ -91,6 +111,10 @@ func (h *Hub) Store() *Store { return h.store }
 // document is decoded once per process and again whenever the file changes,
 // so edits take effect on the next Terraform command; relative times in it
 // (heartbeat and node ages) are resolved against the clock on every call.
+//
+// The fleet is the simulated world advanced to now (advanceTx: upgrades
+// complete, due auto-upgrade triggers start their runs), read without
+// writing it: what advancing would store is stored by the next write.
 func (h *Hub) Fleet(ctx context.Context) (*fleet.Fleet, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -100,20 +124,21 @@ func (h *Hub) Fleet(ctx context.Context) (*fleet.Fleet, error) {
 		if err != nil {
 			return nil, fmt.Errorf("fleet inventory: %w", err)
 		}
-		if h.raw != nil && st.ModTime().Equal(h.rawMod) {
-			return h.resolve(name, nil)
+		if h.doc.Load() != nil && st.ModTime().Equal(h.rawMod) {
+			return h.resolve()
 		}
 		if data, err = os.ReadFile(h.cfg.FleetFile); err != nil {
 			return nil, fmt.Errorf("fleet inventory: %w", err)
 		}
-		name, h.rawMod, h.raw = h.cfg.FleetFile, st.ModTime(), nil
+		name, h.rawMod = h.cfg.FleetFile, st.ModTime()
+		h.doc.Store(nil)
 	}
-	if h.raw == nil {
-		if err := h.loadInventory(name, data); err != nil {
+	if h.doc.Load() == nil {
+		if err := h.loadInventory(name, data, h.rawMod); err != nil {
 			return nil, err
 		}
 	}
-	return h.resolve(name, data)
+	return h.resolve()
 }
 
 // resolveGranularity is how far the hub clock may move before relative times
@@ -122,35 +147,116 @@ func (h *Hub) Fleet(ctx context.Context) (*fleet.Fleet, error) {
 const resolveGranularity = time.Second
 
 // resolve builds the fleet from the decoded document at the current time,
-// reusing the last result while the clock has moved less than resolveGranularity.
-func (h *Hub) resolve(name string, data []byte) (*fleet.Fleet, error) {
+// reusing the last result while the clock has moved less than
+// resolveGranularity. When an auto-upgrade trigger is due, the fleet is
+// built in a simulated transaction where the triggers fired (their runs may
+// already have upgraded clusters by now, designs/updates.md §5).
+func (h *Hub) resolve() (*fleet.Fleet, error) {
 	now := h.Now()
+	if h.written.Swap(false) {
+		h.fleet = nil
+	}
 	if d := now.Sub(h.fleetAt); h.fleet != nil && d >= 0 && d < resolveGranularity {
 		return h.fleet, nil
 	}
-	build := func(at time.Time) (*fleet.Fleet, error) {
-		f, err := buildFleet(name, data, h.raw, at, h.epoch, h.trusted)
-		if err != nil {
-			return nil, err
+	doc := h.doc.Load()
+	var f *fleet.Fleet
+	due := false
+	err := h.store.View(func(tx *bolt.Tx) error {
+		var err error
+		if f, err = buildTx(tx, doc, now, h.UpgradeDuration()); err != nil {
+			return err
 		}
-		return f, h.applyUpgrades(f, at)
+		_, _, due, err = nextTriggerTx(tx, f, now)
+		return err
+	})
+	if err == nil && due {
+		err = h.store.Simulate(func(tx *bolt.Tx) error {
+			var err error
+			f, err = advancedFleetTx(tx, doc, f, now, h.UpgradeDuration())
+			return err
+		})
 	}
-	f, err := build(now)
 	if err != nil {
 		return nil, err
 	}
-	// Profiles whose channel moved since they last looked start runs, which
-	// may already have upgraded clusters by now (designs/updates.md §5).
-	if fired, err := h.triggerProfiles(f, now, build); err != nil {
-		return nil, err
-	} else if fired {
-		if f, err = build(now); err != nil {
-			return nil, err
-		}
-	}
 	f.Share() // every resource reads this snapshot: derived values are computed once (designs/hub.md §8)
-	h.fleet, h.fleetAt, h.trusted, h.fleetFP = f, now, true, ""
+	h.fleet, h.fleetAt, h.fleetFP, h.triggersDue = f, now, "", due
 	return f, nil
+}
+
+// buildTx builds the fleet at instant at from the decoded document, with
+// the upgrades completed by then (designs/hub.md §2), runs' members taking
+// upgrade each.
+func buildTx(tx *bolt.Tx, doc *inventoryDoc, at time.Time, upgrade time.Duration) (*fleet.Fleet, error) {
+	f, err := buildFleet(doc.name, nil, doc.raw, at, doc.epoch, true)
+	if err != nil {
+		return nil, err
+	}
+	return f, applyUpgradesTx(tx, f, at, upgrade)
+}
+
+// advancedFleetTx fires the triggers due at now over f (the fleet built at
+// now) inside tx, and returns the fleet built again when any fired.
+func advancedFleetTx(tx *bolt.Tx, doc *inventoryDoc, f *fleet.Fleet, now time.Time, upgrade time.Duration) (*fleet.Fleet, error) {
+	fired, err := fireTriggersTx(tx, f, now, func(at time.Time) (*fleet.Fleet, error) { return buildTx(tx, doc, at, upgrade) })
+	if err != nil || !fired {
+		return f, err
+	}
+	return buildTx(tx, doc, now, upgrade)
+}
+
+// advanceTx is the one step that brings the simulated world to now in the
+// state database. Every write runs it first, in its own transaction (the
+// Store's advance hook); reads compute the same without storing it
+// (resolve, readTx). It stores what the hub only kept in memory since the
+// last write — the decoded inventory with the instant it took effect — and
+// fires the auto-upgrade triggers due by now.
+func (h *Hub) advanceTx(tx *bolt.Tx) error {
+	if p := h.pending.Load(); p != nil {
+		if err := putSnapshotTx(tx, p.key, p.snap); err != nil {
+			return err
+		}
+		h.pending.CompareAndSwap(p, nil)
+	}
+	doc := h.doc.Load()
+	if doc == nil || !profilesStoredTx(tx) {
+		return nil
+	}
+	now := h.Now()
+	f, err := buildTx(tx, doc, now, h.UpgradeDuration())
+	if err != nil {
+		return err
+	}
+	fired, err := fireTriggersTx(tx, f, now, func(at time.Time) (*fleet.Fleet, error) { return buildTx(tx, doc, at, h.UpgradeDuration()) })
+	if fired {
+		h.written.Store(true) // the next Fleet resolves again from what is now stored
+	}
+	return err
+}
+
+// readTx runs fn over the state as advanced to now, without storing the
+// advance: in a read-only transaction when no trigger is due (the usual
+// read), else in a simulated one where the due triggers fired.
+func (h *Hub) readTx(ctx context.Context, fn func(tx *bolt.Tx, f *fleet.Fleet) error) error {
+	f, err := h.Fleet(ctx)
+	if err != nil {
+		return err
+	}
+	h.mu.Lock()
+	due := h.triggersDue && h.fleet == f
+	h.mu.Unlock()
+	if !due {
+		return h.store.View(func(tx *bolt.Tx) error { return fn(tx, f) })
+	}
+	doc := h.doc.Load()
+	return h.store.Simulate(func(tx *bolt.Tx) error {
+		_, err := fireTriggersTx(tx, f, h.Now(), func(at time.Time) (*fleet.Fleet, error) { return buildTx(tx, doc, at, h.UpgradeDuration()) })
+		if err != nil {
+			return err
+		}
+		return fn(tx, f)
+	})
 }
 
 // invalidateFleet drops the resolved fleet: a run action may have changed
@@ -179,17 +285,22 @@ func (h *Hub) scheduledFleet(ctx context.Context) (*fleet.Fleet, string, error) 
 	return f, h.fleetFP, nil
 }
 
-// loadInventory decodes an inventory document into h.raw. Decoding is the
-// slowest step of loading (about 60 ms for 5,000 clusters with the fast
-// decoder of inventory_fast.go), and Terraform starts a new provider process
-// for every command, so the decoded
-// document is kept in the state database (snapshot.go) and reused until the
-// file changes, with the time it was first loaded (the epoch node ages count
-// from). Only documents that passed validation are kept.
-func (h *Hub) loadInventory(name string, data []byte) error {
+// loadInventory decodes an inventory document into h.doc. Decoding is the
+// slowest step of loading, and Terraform starts a new provider process for
+// every command, so the decoded document is kept in the state database
+// (snapshot.go) and reused until the file changes, with the instant it took
+// effect (its epoch): the file's modification time (modified; zero for the
+// built-in sample) on the hub's clock, and not later than now. Every process
+// that decodes the same file so finds the same epoch, with no write: node
+// ages count from it, and the fleet changed then (fleet.Fleet.ChangedAt).
+// Only documents that passed validation are kept, and only by a write
+// (advanceTx).
+func (h *Hub) loadInventory(name string, data []byte, modified time.Time) error {
 	key := snapshotKey(data)
+	h.fleet = nil
 	if snap, ok := h.cachedInventory(key); ok {
-		h.raw, h.epoch, h.trusted, h.fleet = snap.Raw, snap.Epoch, true, nil
+		h.doc.Store(&inventoryDoc{name: name, raw: snap.Raw, epoch: snap.Epoch})
+		h.pending.Store(nil)
 		return nil
 	}
 	raw, err := decodeInventory(name, data)
@@ -197,10 +308,13 @@ func (h *Hub) loadInventory(name string, data []byte) error {
 		return err
 	}
 	epoch := h.Now()
+	if at := h.clock.At(modified); !modified.IsZero() && at.Before(epoch) {
+		epoch = at
+	}
 	if _, err := buildFleet(name, data, raw, epoch, epoch, false); err != nil {
 		return err
 	}
-	h.raw, h.epoch, h.trusted, h.fleet = raw, epoch, true, nil
-	h.cacheInventory(key, inventorySnapshot{Raw: raw, Epoch: epoch})
+	h.doc.Store(&inventoryDoc{name: name, raw: raw, epoch: epoch})
+	h.pending.Store(&pendingSnapshot{key: key, snap: inventorySnapshot{Raw: raw, Epoch: epoch}})
 	return nil
 }

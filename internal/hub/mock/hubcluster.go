@@ -30,35 +30,35 @@ import (
 // namespaced when its objects are in a namespace, cluster-scoped otherwise.
 
 type rawHubCluster struct {
-	Namespaces []rawHubNamespace `yaml:"namespaces"`
-	Objects    []rawHubObject    `yaml:"objects"`
+	Namespaces []rawHubNamespace `yaml:"namespaces" json:"namespaces"`
+	Objects    []rawHubObject    `yaml:"objects" json:"objects"`
 }
 
 type rawHubNamespace struct {
-	Name    string            `yaml:"name"`
-	Labels  map[string]string `yaml:"labels"`
-	Objects []rawHubObject    `yaml:"objects"`
+	Name    string            `yaml:"name" json:"name"`
+	Labels  map[string]string `yaml:"labels" json:"labels"`
+	Objects []rawHubObject    `yaml:"objects" json:"objects"`
 }
 
 type rawHubObject struct {
-	Group   string            `yaml:"group"`
-	Version string            `yaml:"version"`
-	Kind    string            `yaml:"kind"`
-	Name    string            `yaml:"name"`
-	Labels  map[string]string `yaml:"labels"`
+	Group   string            `yaml:"group" json:"group"`
+	Version string            `yaml:"version" json:"version"`
+	Kind    string            `yaml:"kind" json:"kind"`
+	Name    string            `yaml:"name" json:"name"`
+	Labels  map[string]string `yaml:"labels" json:"labels"`
 	// Data stands for what the object says (a ConfigMap's data, a
 	// Deployment's spec): change it to model an edit that Fleet rolls out.
-	Data map[string]string `yaml:"data"`
+	Data map[string]string `yaml:"data" json:"data"`
 	// Envelope lists the objects a ConfigMap envelope carries.
-	Envelope []rawHubObjectRef `yaml:"envelope"`
+	Envelope []rawHubObjectRef `yaml:"envelope" json:"envelope"`
 }
 
 type rawHubObjectRef struct {
-	Group     string `yaml:"group"`
-	Version   string `yaml:"version"`
-	Kind      string `yaml:"kind"`
-	Namespace string `yaml:"namespace"`
-	Name      string `yaml:"name"`
+	Group     string `yaml:"group" json:"group"`
+	Version   string `yaml:"version" json:"version"`
+	Kind      string `yaml:"kind" json:"kind"`
+	Namespace string `yaml:"namespace" json:"namespace"`
+	Name      string `yaml:"name" json:"name"`
 }
 
 // contentOf is an object's data as one string (sorted keys).

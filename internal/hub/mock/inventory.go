@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"cmp"
 	_ "embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"sort"
@@ -19,10 +21,12 @@ import (
 	"gopkg.in/yaml.v3"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/util/validation"
+	k8sjson "sigs.k8s.io/json"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/nodepool"
+	"github.com/fleetform/terraform-provider-aks/internal/engine/update"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
 )
 
@@ -41,143 +45,144 @@ const DefaultSubscriptionID = "00000000-0000-0000-0000-000000000000"
 // /subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/rg-fleet/providers/Microsoft.ContainerService/fleets/fleet.
 var MockFleet = hub.FleetRef{SubscriptionID: DefaultSubscriptionID, ResourceGroup: "rg-fleet", Name: "fleet"}
 
-// The inventory file format. Every field is snake_case; unknown fields are errors.
+// The inventory file format, in YAML or JSON (a file named *.json). Every
+// field is snake_case; unknown fields are errors.
 type rawInventory struct {
-	Regions    []rawRegion   `yaml:"regions"`
-	Clusters   []rawCluster  `yaml:"clusters"`
-	HubCluster rawHubCluster `yaml:"hub_cluster"`
+	Regions    []rawRegion   `yaml:"regions" json:"regions"`
+	Clusters   []rawCluster  `yaml:"clusters" json:"clusters"`
+	HubCluster rawHubCluster `yaml:"hub_cluster" json:"hub_cluster"`
 }
 
 type rawRegion struct {
-	Name               string          `yaml:"name"`
-	KubernetesVersions []rawK8sRelease `yaml:"kubernetes_versions"`
-	NodeImages         []rawNodeImage  `yaml:"node_images"`
+	Name               string          `yaml:"name" json:"name"`
+	KubernetesVersions []rawK8sRelease `yaml:"kubernetes_versions" json:"kubernetes_versions"`
+	NodeImages         []rawNodeImage  `yaml:"node_images" json:"node_images"`
 }
 
 type rawK8sRelease struct {
-	Version    string `yaml:"version"`
-	Preview    bool   `yaml:"preview"`
-	LTS        bool   `yaml:"lts"`
-	ReleasedAt string `yaml:"released_at"`
+	Version    string `yaml:"version" json:"version"`
+	Preview    bool   `yaml:"preview" json:"preview"`
+	LTS        bool   `yaml:"lts" json:"lts"`
+	ReleasedAt string `yaml:"released_at" json:"released_at"`
 }
 
 type rawNodeImage struct {
-	Family     string `yaml:"family"`
-	Version    string `yaml:"version"`
-	ReleasedAt string `yaml:"released_at"`
+	Family     string `yaml:"family" json:"family"`
+	Version    string `yaml:"version" json:"version"`
+	ReleasedAt string `yaml:"released_at" json:"released_at"`
 }
 
 type rawCluster struct {
-	Name              string            `yaml:"name"`
-	Region            string            `yaml:"region"`
-	ResourceGroup     string            `yaml:"resource_group"`
-	SubscriptionID    string            `yaml:"subscription_id"`
-	Group             string            `yaml:"group"`
-	Labels            map[string]string `yaml:"labels"`
-	Taints            []rawTaint        `yaml:"taints"`
-	Agent             rawAgent          `yaml:"agent"`
-	Properties        map[string]string `yaml:"properties"`
-	ResourceUsage     rawUsage          `yaml:"resource_usage"`
-	KubernetesVersion string            `yaml:"kubernetes_version"`
-	NodePools         []rawNodePool     `yaml:"node_pools"`
-	MaintenanceWindow *rawWindow        `yaml:"maintenance_window"`
-	NAPNodes          []rawNAPNode      `yaml:"nap_nodes"`
-	Failures          rawFailures       `yaml:"failures"`
+	Name              string            `yaml:"name" json:"name"`
+	Region            string            `yaml:"region" json:"region"`
+	ResourceGroup     string            `yaml:"resource_group" json:"resource_group"`
+	SubscriptionID    string            `yaml:"subscription_id" json:"subscription_id"`
+	Group             string            `yaml:"group" json:"group"`
+	Labels            map[string]string `yaml:"labels" json:"labels"`
+	Taints            []rawTaint        `yaml:"taints" json:"taints"`
+	Agent             rawAgent          `yaml:"agent" json:"agent"`
+	Properties        map[string]string `yaml:"properties" json:"properties"`
+	ResourceUsage     rawUsage          `yaml:"resource_usage" json:"resource_usage"`
+	KubernetesVersion string            `yaml:"kubernetes_version" json:"kubernetes_version"`
+	NodePools         []rawNodePool     `yaml:"node_pools" json:"node_pools"`
+	MaintenanceWindow *rawWindow        `yaml:"maintenance_window" json:"maintenance_window"`
+	NAPNodes          []rawNAPNode      `yaml:"nap_nodes" json:"nap_nodes"`
+	Failures          rawFailures       `yaml:"failures" json:"failures"`
 }
 
 type rawTaint struct {
-	Key    string `yaml:"key"`
-	Value  string `yaml:"value"`
-	Effect string `yaml:"effect"`
+	Key    string `yaml:"key" json:"key"`
+	Value  string `yaml:"value" json:"value"`
+	Effect string `yaml:"effect" json:"effect"`
 }
 
 // rawAgent describes the member agent. The last heartbeat is given as an age
 // (`heartbeat_age: 10m`, as old at any time: a live agent keeps reporting) or
 // as an RFC 3339 instant.
 type rawAgent struct {
-	Present       optBool `yaml:"present"`
-	Joined        optBool `yaml:"joined"`
-	Healthy       string  `yaml:"healthy"`
-	UnhealthyFor  string  `yaml:"unhealthy_for"`
-	HeartbeatAge  string  `yaml:"heartbeat_age"`
-	LastHeartbeat string  `yaml:"last_heartbeat"`
-	Leaving       bool    `yaml:"leaving"`
+	Present       optBool `yaml:"present" json:"present"`
+	Joined        optBool `yaml:"joined" json:"joined"`
+	Healthy       string  `yaml:"healthy" json:"healthy"`
+	UnhealthyFor  string  `yaml:"unhealthy_for" json:"unhealthy_for"`
+	HeartbeatAge  string  `yaml:"heartbeat_age" json:"heartbeat_age"`
+	LastHeartbeat string  `yaml:"last_heartbeat" json:"last_heartbeat"`
+	Leaving       bool    `yaml:"leaving" json:"leaving"`
 }
 
 type rawUsage struct {
-	Capacity    map[string]string `yaml:"capacity"`
-	Allocatable map[string]string `yaml:"allocatable"`
-	Available   map[string]string `yaml:"available"`
+	Capacity    map[string]string `yaml:"capacity" json:"capacity"`
+	Allocatable map[string]string `yaml:"allocatable" json:"allocatable"`
+	Available   map[string]string `yaml:"available" json:"available"`
 }
 
 type rawNodePool struct {
-	Name             string `yaml:"name"`
-	VMSize           string `yaml:"vm_size"`
-	NodeCount        int    `yaml:"node_count"`
-	NodeImageFamily  string `yaml:"node_image_family"`
-	NodeImageVersion string `yaml:"node_image_version"`
+	Name             string `yaml:"name" json:"name"`
+	VMSize           string `yaml:"vm_size" json:"vm_size"`
+	NodeCount        int    `yaml:"node_count" json:"node_count"`
+	NodeImageFamily  string `yaml:"node_image_family" json:"node_image_family"`
+	NodeImageVersion string `yaml:"node_image_version" json:"node_image_version"`
 }
 
 type rawWindow struct {
-	Schedule        rawSchedule   `yaml:"schedule"`
-	StartTime       string        `yaml:"start_time"`
-	UTCOffset       string        `yaml:"utc_offset"`
-	DurationHours   int           `yaml:"duration_hours"`
-	StartDate       string        `yaml:"start_date"`
-	NotAllowedDates []rawDateSpan `yaml:"not_allowed_dates"`
+	Schedule        rawSchedule   `yaml:"schedule" json:"schedule"`
+	StartTime       string        `yaml:"start_time" json:"start_time"`
+	UTCOffset       string        `yaml:"utc_offset" json:"utc_offset"`
+	DurationHours   int           `yaml:"duration_hours" json:"duration_hours"`
+	StartDate       string        `yaml:"start_date" json:"start_date"`
+	NotAllowedDates []rawDateSpan `yaml:"not_allowed_dates" json:"not_allowed_dates"`
 }
 
 type rawSchedule struct {
-	Daily           *rawDaily           `yaml:"daily"`
-	Weekly          *rawWeekly          `yaml:"weekly"`
-	AbsoluteMonthly *rawAbsoluteMonthly `yaml:"absolute_monthly"`
-	RelativeMonthly *rawRelativeMonthly `yaml:"relative_monthly"`
+	Daily           *rawDaily           `yaml:"daily" json:"daily"`
+	Weekly          *rawWeekly          `yaml:"weekly" json:"weekly"`
+	AbsoluteMonthly *rawAbsoluteMonthly `yaml:"absolute_monthly" json:"absolute_monthly"`
+	RelativeMonthly *rawRelativeMonthly `yaml:"relative_monthly" json:"relative_monthly"`
 }
 
 type rawDaily struct {
-	IntervalDays int `yaml:"interval_days"`
+	IntervalDays int `yaml:"interval_days" json:"interval_days"`
 }
 
 type rawWeekly struct {
-	IntervalWeeks int    `yaml:"interval_weeks"`
-	DayOfWeek     string `yaml:"day_of_week"`
+	IntervalWeeks int    `yaml:"interval_weeks" json:"interval_weeks"`
+	DayOfWeek     string `yaml:"day_of_week" json:"day_of_week"`
 }
 
 type rawAbsoluteMonthly struct {
-	IntervalMonths int `yaml:"interval_months"`
-	DayOfMonth     int `yaml:"day_of_month"`
+	IntervalMonths int `yaml:"interval_months" json:"interval_months"`
+	DayOfMonth     int `yaml:"day_of_month" json:"day_of_month"`
 }
 
 type rawRelativeMonthly struct {
-	IntervalMonths int    `yaml:"interval_months"`
-	WeekIndex      string `yaml:"week_index"`
-	DayOfWeek      string `yaml:"day_of_week"`
+	IntervalMonths int    `yaml:"interval_months" json:"interval_months"`
+	WeekIndex      string `yaml:"week_index" json:"week_index"`
+	DayOfWeek      string `yaml:"day_of_week" json:"day_of_week"`
 }
 
 type rawDateSpan struct {
-	Start string `yaml:"start"`
-	End   string `yaml:"end"`
+	Start string `yaml:"start" json:"start"`
+	End   string `yaml:"end" json:"end"`
 }
 
 // rawNAPNode is a node of Node Auto Provisioning. Its creation is given as an
-// age when the hub first loads the inventory (`age: 30h`; it then ages with
-// the clock) or as an RFC 3339 instant.
+// age when the inventory took effect (`age: 30h`; it then ages with the
+// clock; hub.go, inventoryDoc) or as an RFC 3339 instant.
 type rawNAPNode struct {
-	Name              string            `yaml:"name"`
-	NodePool          string            `yaml:"nodepool"`
-	Labels            map[string]string `yaml:"labels"`
-	Age               string            `yaml:"age"`
-	CreatedAt         string            `yaml:"created_at"`
-	Ready             optBool           `yaml:"ready"`
-	MarkedForDeletion bool              `yaml:"marked_for_deletion"`
-	DoNotDisrupt      bool              `yaml:"do_not_disrupt"`
+	Name              string            `yaml:"name" json:"name"`
+	NodePool          string            `yaml:"nodepool" json:"nodepool"`
+	Labels            map[string]string `yaml:"labels" json:"labels"`
+	Age               string            `yaml:"age" json:"age"`
+	CreatedAt         string            `yaml:"created_at" json:"created_at"`
+	Ready             optBool           `yaml:"ready" json:"ready"`
+	MarkedForDeletion bool              `yaml:"marked_for_deletion" json:"marked_for_deletion"`
+	DoNotDisrupt      bool              `yaml:"do_not_disrupt" json:"do_not_disrupt"`
 	// Initialized is false for a node Karpenter has not initialized yet
 	// (default true); InstanceTerminating for one whose instance is being
 	// deleted; ExpireAfter is its claim's own expireAfter (default 720h, as
 	// the NodeClaim CRD defaults it).
-	Initialized         optBool `yaml:"initialized"`
-	InstanceTerminating bool    `yaml:"instance_terminating"`
-	ExpireAfter         string  `yaml:"expire_after"`
+	Initialized         optBool `yaml:"initialized" json:"initialized"`
+	InstanceTerminating bool    `yaml:"instance_terminating" json:"instance_terminating"`
+	ExpireAfter         string  `yaml:"expire_after" json:"expire_after"`
 }
 
 // optBool is a boolean that may be left out. It is a small integer rather
@@ -204,6 +209,19 @@ func (b *optBool) UnmarshalYAML(n *yaml.Node) error {
 	return nil
 }
 
+// UnmarshalJSON reads a JSON boolean.
+func (b *optBool) UnmarshalJSON(data []byte) error {
+	var v bool
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	*b = boolFalse
+	if v {
+		*b = boolTrue
+	}
+	return nil
+}
+
 func (b optBool) or(def bool) bool {
 	if b == boolUnset {
 		return def
@@ -212,8 +230,8 @@ func (b optBool) or(def bool) bool {
 }
 
 type rawFailures struct {
-	Upgrade   string `yaml:"upgrade"`
-	Placement string `yaml:"placement"`
+	Upgrade   string `yaml:"upgrade" json:"upgrade"`
+	Placement string `yaml:"placement" json:"placement"`
 }
 
 // InventoryError is a problem in an inventory file, located by file, line and field.
@@ -257,7 +275,8 @@ func LoadInventoryFile(path string, now time.Time) (*fleet.Fleet, error) {
 
 var yamlLine = regexp.MustCompile(`^line (\d+): (.*)$`)
 
-// ParseInventory parses inventory YAML named name (used in messages).
+// ParseInventory parses an inventory named name (used in messages): JSON
+// when the name ends in .json, else YAML.
 func ParseInventory(name string, data []byte, now time.Time) (*fleet.Fleet, error) {
 	raw, err := decodeInventory(name, data)
 	if err != nil {
@@ -266,15 +285,50 @@ func ParseInventory(name string, data []byte, now time.Time) (*fleet.Fleet, erro
 	return buildFleet(name, data, raw, now, now, false)
 }
 
-// decodeInventory decodes the YAML strictly: unknown fields and wrong types
-// are reported with their line. The fast decoder (inventory_fast.go) reads
-// the usual shape of an inventory; yaml.v3 reads everything else and reports
-// every error.
+// decodeInventory decodes the document strictly: unknown fields and wrong
+// types are reported with their line. A file named *.json is decoded with
+// sigs.k8s.io/json (encoding/json's decoder, as the Kubernetes API server
+// uses it: keys matched exactly, unknown and duplicate fields refused),
+// which reads a large fleet several times faster than YAML; a document it
+// refuses is decoded again as YAML (JSON is YAML), whose errors have lines.
 func decodeInventory(name string, data []byte) (*rawInventory, error) {
-	if raw, ok := decodeInventoryFast(data); ok {
-		return raw, nil
+	if strings.EqualFold(filepath.Ext(name), ".json") {
+		return decodeInventoryJSON(name, data)
 	}
 	return decodeInventoryYAML(name, data)
+}
+
+// decodeInventoryJSON decodes a JSON inventory.
+func decodeInventoryJSON(name string, data []byte) (*rawInventory, error) {
+	var raw rawInventory
+	if len(bytes.Trim(data, " \t\r\n")) == 0 { // an empty file (JSON white space only) is an empty fleet
+		return &raw, nil
+	}
+	strict, err := k8sjson.UnmarshalStrict(data, &raw)
+	if err == nil && len(strict) == 0 {
+		return &raw, nil
+	}
+	if syntax, offset := k8sjson.SyntaxErrorOffset(err); syntax {
+		line := 1 + bytes.Count(data[:min(int(offset), len(data))], []byte("\n"))
+		return nil, InventoryError{File: name, Line: line, Msg: "not valid JSON: " + strings.TrimPrefix(err.Error(), "json: ")}
+	}
+	if yraw, yerr := decodeInventoryYAML(name, data); yerr != nil {
+		return yraw, yerr
+	}
+	// What YAML reads and JSON does not: a key that differs in case only, a
+	// duplicate key, a number where a string is due.
+	var out InventoryErrors
+	if err != nil {
+		out = append(out, InventoryError{File: name, Msg: strings.TrimPrefix(err.Error(), "json: ")})
+	}
+	for _, e := range strict {
+		out = append(out, InventoryError{File: name, Msg: e.Error()})
+		var fe k8sjson.FieldError
+		if errors.As(e, &fe) {
+			out[len(out)-1] = InventoryError{File: name, Field: fe.FieldPath(), Msg: strings.TrimSuffix(strings.TrimSuffix(e.Error(), strconv.Quote(fe.FieldPath())), " ")}
+		}
+	}
+	return nil, out
 }
 
 // decodeInventoryYAML decodes the YAML with yaml.v3, whose panics are
@@ -313,13 +367,17 @@ func decodeInventoryYAML(name string, data []byte) (_ *rawInventory, err error) 
 
 // buildFleet validates the decoded inventory and resolves its relative times:
 // heartbeat ages against now (a live agent keeps reporting), node ages against
-// epoch, when the hub first loaded this inventory (nodes then age with the
-// clock). trusted skips the syntax checks (names, label keys and values) for
-// a document that already passed them: they do not depend on time.
+// epoch, when this inventory took effect (nodes then age with the clock;
+// the fleet changed then: Fleet.ChangedAt). trusted skips the syntax checks
+// (names, label keys and values) for a document that already passed them:
+// they do not depend on time.
 func buildFleet(name string, data []byte, raw *rawInventory, now, epoch time.Time, trusted bool) (*fleet.Fleet, error) {
 	f, errs := raw.toFleet(now, epoch, trusted)
 	if len(errs) > 0 {
 		return nil, locate(name, data, errs)
+	}
+	if !epoch.After(now) {
+		f.ChangedAt = epoch
 	}
 	return f, nil
 }
@@ -430,43 +488,16 @@ func (raw *rawInventory) toFleet(now, epoch time.Time, trusted bool) (*fleet.Fle
 	return f, errs
 }
 
-// validKubernetesVersion matches ^v?\d+\.\d+\.\d+$ (ASCII digits).
+// validKubernetesVersion tells whether s is a Kubernetes version
+// major.minor.patch (update.ParseFullVersion).
 func validKubernetesVersion(s string) bool {
-	s = strings.TrimPrefix(s, "v")
-	for part := 0; part < 3; part++ {
-		n := 0
-		for n < len(s) && s[n] >= '0' && s[n] <= '9' {
-			n++
-		}
-		if n == 0 {
-			return false
-		}
-		s = s[n:]
-		if part < 2 {
-			if s == "" || s[0] != '.' {
-				return false
-			}
-			s = s[1:]
-		}
-	}
-	return s == ""
+	_, err := update.ParseFullVersion(s)
+	return err == nil
 }
 
-// validClusterName matches ^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$, a DNS label.
-func validClusterName(s string) bool {
-	if s == "" || len(s) > 63 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
-		case c == '-' && i > 0 && i < len(s)-1:
-		default:
-			return false
-		}
-	}
-	return true
-}
+// validClusterName tells whether s is a DNS label (RFC 1123), as Fleet
+// names member clusters.
+func validClusterName(s string) bool { return len(validation.IsDNS1123Label(s)) == 0 }
 
 // syntaxCache remembers the label keys and values found valid, which repeat
 // across the clusters of a fleet. One converting goroutine owns it.

@@ -1,14 +1,17 @@
 package mock
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
+	"gopkg.in/yaml.v3"
 )
 
 var testNow = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
@@ -98,6 +101,72 @@ clusters:
 				t.Fatalf("got  %s\nwant %s", got, c.want)
 			}
 		})
+	}
+}
+
+// A JSON inventory (a file named *.json) is read as strictly, every error
+// with its line: keys are matched exactly, unknown and duplicate fields are
+// refused, and a syntax error names where it is.
+func TestInventoryJSONErrorsNameFileLineAndField(t *testing.T) {
+	cases := []struct {
+		name string
+		body string
+		want string
+	}{
+		{"unknown field", "{\n \"regions\": [{\"name\": \"eastus\"}],\n \"clusters\": [\n  {\"name\": \"a\", \"region\": \"eastus\",\n   \"colour\": \"blue\"}\n ]\n}\n",
+			"fleet.json:5: field colour not found"},
+		{"a key in another case", "{\"regions\": [{\"name\": \"eastus\"}],\n \"clusters\": [{\"Name\": \"a\", \"region\": \"eastus\"}]}\n",
+			"fleet.json:2: field Name not found"},
+		{"duplicate key", "{\"regions\": [{\"name\": \"eastus\", \"name\": \"westus\"}]}\n",
+			`fleet.json:1: mapping key "name" already defined at line 1`},
+		{"wrong type", "{\"regions\": [{\"name\": \"eastus\"}],\n \"clusters\": [{\"name\": \"a\", \"region\": \"eastus\",\n  \"node_pools\": [{\"name\": \"p\", \"node_count\": \"many\"}]}]}\n",
+			"fleet.json:3: cannot unmarshal !!str `many` into int"},
+		{"syntax", "{\"regions\": [{\"name\": \"eastus\"}],\n \"clusters\": [{\"name\": \"a\",, \"region\": \"eastus\"}]}\n",
+			"fleet.json:2: not valid JSON: invalid character ','"},
+		{"a rule of the inventory", "{\"regions\": [{\"name\": \"eastus\"}],\n \"clusters\": [\n  {\"name\": \"a\", \"region\": \"mars\"}]}\n",
+			`fleet.json:3: clusters[0].region: unknown region "mars"`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "fleet.json")
+			if err := os.WriteFile(path, []byte(c.body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := LoadInventoryFile(path, testNow)
+			var ie InventoryError
+			var ies InventoryErrors
+			if !errors.As(err, &ies) && !errors.As(err, &ie) {
+				t.Fatalf("got %v (%T), want inventory errors", err, err)
+			}
+			got := strings.ReplaceAll(err.Error(), dir+string(filepath.Separator), "")
+			if !strings.Contains(got, c.want) {
+				t.Fatalf("got  %s\nwant %s", got, c.want)
+			}
+		})
+	}
+}
+
+// The same fleet in YAML and in JSON is the same fleet.
+func TestInventoryJSONIsTheYAMLFleet(t *testing.T) {
+	var doc any
+	if err := yaml.Unmarshal(SampleFleet, &doc); err != nil {
+		t.Fatal(err)
+	}
+	js, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromYAML, err := ParseInventory("sample.yaml", SampleFleet, testNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromJSON, err := ParseInventory("sample.json", js, testNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(fromYAML, fromJSON) {
+		t.Fatal("the sample fleet reads differently as JSON")
 	}
 }
 

@@ -239,7 +239,7 @@ func TestMigrateV1(t *testing.T) {
 // clusters' recorded scores; the rest of the record and other records stay
 // as they were.
 func TestMigrateV2(t *testing.T) {
-	f, err := ParseInventory("gen", fleetgen.Generate(fleetgen.Options{Clusters: 200, Seed: 4, TaintEvery: 9}), testNow)
+	f, err := ParseInventory("gen.json", fleetgen.Generate(fleetgen.Options{Clusters: 200, Seed: 4, TaintEvery: 9}), testNow)
 	must(t, err)
 	spec := scaleSpec(4)
 	full, err := placement.Schedule(spec, f, nil, testNow, placement.ScheduleOptions{})

@@ -1,6 +1,7 @@
 package mock
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -8,6 +9,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
 )
 
@@ -108,4 +110,29 @@ func checkName(name string) error {
 		return fmt.Errorf("invalid object name %q", name)
 	}
 	return nil
+}
+
+// ListNames lists the names of a collection of the fleet — updateStrategies,
+// updateRuns or autoUpgradeProfiles, as ARM names them — sorted, in the
+// world advanced to now (a run an auto-upgrade trigger started is listed
+// before any write stores it). The wire emulator answers ARM's LISTs with
+// it (armemu.Lister).
+func (h *Hub) ListNames(ctx context.Context, collection string) ([]string, error) {
+	switch collection {
+	case bucketStrategies, bucketRuns, bucketProfiles:
+	default:
+		return nil, fmt.Errorf("the mock hub has no collection %q", collection)
+	}
+	var names []string
+	err := h.readTx(ctx, func(tx *bolt.Tx, _ *fleet.Fleet) error {
+		b := tx.Bucket([]byte(collection))
+		if b == nil {
+			return nil
+		}
+		return b.ForEach(func(k, _ []byte) error {
+			names = append(names, string(k))
+			return nil
+		})
+	})
+	return names, err // bbolt iterates in key order
 }

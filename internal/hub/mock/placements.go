@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -25,54 +24,40 @@ const (
 
 // GetPlacement returns a placement with the decisions the Fleet scheduler
 // holds now. The real scheduler reacts to member-cluster changes; the mock
-// catches up lazily: when the fleet changed since the decisions were made, it
-// re-runs the scheduler for the unchanged policy (held clusters stay, PickAll
-// takes new eligible clusters, PickN replaces departed ones) and records the
-// result.
+// catches up lazily: when the fleet changed since the decisions were stored,
+// it re-runs the scheduler for the unchanged policy (held clusters stay,
+// PickAll takes new eligible clusters, PickN replaces departed ones), and
+// brings the rollout to now. A read stores none of it (reads are reads):
+// both follow from what is stored and the fleet, and the placement's next
+// write stores them.
 func (h *Hub) GetPlacement(ctx context.Context, name string) (*hub.Placement, error) {
 	f, fp, err := h.scheduledFleet(ctx)
 	if err != nil {
 		return nil, err
 	}
-	now := h.Now()
 	p, rec, err := get[placementRecord](h.store, bucketPlacements, name)
 	if err != nil {
 		return nil, err
 	}
-	status := p.Status
-	if p.Status.ObservedFleet != fp {
-		if status, err = schedule(p.Spec, p, f, fp, now); err != nil {
-			return nil, err
-		}
-		status.Rollout = p.Status.Rollout
-	}
-	// The rollout brought to now: stored only when it moved (replaying from
-	// the stored instant gives the same), so that most reads write nothing.
-	rc := rollOut(name, p.Spec, &status, false, f, now)
-	status = withConditions(status, p.Status, rec.Generation, now, rc)
-	if p.Status.ObservedFleet == fp && !status.Rollout.Moved(p.Status.Rollout) && status.RolloutNote == p.Status.RolloutNote &&
-		slices.Equal(status.SelectedResources, p.Status.SelectedResources) && slices.Equal(status.Conditions, p.Status.Conditions) {
-		p.Status.Clusters = status.Clusters
-		return p.object(rec.meta(name)), nil
-	}
-	err = h.store.Update(func(tx *bolt.Tx) error {
-		cur, curRec, err := loadTx[placementRecord](tx, bucketPlacements, name)
-		if err != nil {
-			return err
-		}
-		if curRec.ETag != rec.ETag { // changed meanwhile: the writer already scheduled
-			p, rec = cur, curRec
-			rollOut(name, p.Spec, &p.Status, false, f, now)
-			return nil
-		}
-		p.Status = status
-		rec, err = saveTx(tx, bucketPlacements, name, p, Precondition{}, now, false)
-		return err
-	})
-	if err != nil {
+	if p.Status, err = caughtUp(name, p, rec, f, fp, h.Now()); err != nil {
 		return nil, err
 	}
 	return p.object(rec.meta(name)), nil
+}
+
+// caughtUp is the status of the stored placement p at now, its spec
+// unchanged: rescheduled when the fleet changed, its rollout brought to now.
+func caughtUp(name string, p *placementRecord, rec Record, f *fleet.Fleet, fp string, now time.Time) (placementStatusRecord, error) {
+	status := p.Status
+	if p.Status.ObservedFleet != fp {
+		var err error
+		if status, err = schedule(p.Spec, p, f, fp, now); err != nil {
+			return placementStatusRecord{}, err
+		}
+		status.Rollout = p.Status.Rollout
+	}
+	rc := rollOut(name, p.Spec, &status, false, f, now)
+	return withConditions(status, p.Status, rec.Generation, now, rc), nil
 }
 
 // ApplyPlacement stores the placement and runs the scheduler with sticky
@@ -102,8 +87,13 @@ func (h *Hub) ApplyPlacement(ctx context.Context, p hub.Placement, pre Precondit
 		}
 		var prevStatus placementStatusRecord
 		if old != nil {
-			prevStatus = old.Status
-			status.Rollout = old.Status.Rollout
+			// Where the stored placement is by now, under the spec it had: the
+			// fleet's changes since count from when it changed; the write's
+			// own, from now.
+			if prevStatus, err = caughtUp(p.Name, old, oldRec, f, fp, now); err != nil {
+				return err
+			}
+			status.Rollout = prevStatus.Rollout
 		}
 		rc := rollOut(p.Name, p.Spec, &status, old == nil, f, now)
 		// The first write counts the generation the status then reports as observed.

@@ -22,11 +22,8 @@ import (
 // GetAutoUpgradeProfile reads an auto-upgrade profile, after any trigger
 // due at the hub's clock, with the runs it generated.
 func (h *Hub) GetAutoUpgradeProfile(ctx context.Context, name string) (*hub.AutoUpgradeProfile, error) {
-	if _, err := h.Fleet(ctx); err != nil { // resolving the fleet fires due triggers
-		return nil, err
-	}
 	var out *hub.AutoUpgradeProfile
-	err := h.store.View(func(tx *bolt.Tx) error {
+	err := h.readTx(ctx, func(tx *bolt.Tx, _ *fleet.Fleet) error {
 		r, rec, err := loadTx[profileRecord](tx, bucketProfiles, name)
 		if err != nil {
 			return err
@@ -178,20 +175,15 @@ func generatedRunName(profile string, t time.Time) string {
 	return profile + "-" + stamp
 }
 
-// triggerProfiles fires the triggers of every enabled profile due at now
-// (update.ProfileTriggers), oldest first, one per transaction: each creates
-// the profile's run and starts it at the trigger's instant, with the members
-// as they were then (the fleet built at that instant, with the upgrades
-// completed by then, those of earlier triggers included). What happened
-// therefore does not depend on when the hub is read. Several provider
-// processes may look at once: the store serialises writers, and each
-// re-checks in its transaction that the trigger is still due, so a release
-// triggers once. build makes the fleet at an instant; f is the fleet at
-// now. It reports whether it wrote anything.
-func (h *Hub) triggerProfiles(f *fleet.Fleet, now time.Time, build func(time.Time) (*fleet.Fleet, error)) (bool, error) {
+// fireTriggersTx fires, inside tx, the auto-upgrade triggers due at now
+// over f (the fleet at now), oldest first; build gives the fleet at an
+// earlier instant (a trigger's members are those of its own instant). It
+// reports whether it fired any. A write stores them (advanceTx); a read
+// sees them in a transaction it rolls back.
+func fireTriggersTx(tx *bolt.Tx, f *fleet.Fleet, now time.Time, build func(time.Time) (*fleet.Fleet, error)) (bool, error) {
 	fired := false
 	for range maxTriggersPerRead {
-		name, res, ok, err := h.nextTrigger(f, now)
+		name, res, ok, err := nextTriggerTx(tx, f, now)
 		if err != nil || !ok {
 			return fired, err
 		}
@@ -199,70 +191,63 @@ func (h *Hub) triggerProfiles(f *fleet.Fleet, now time.Time, build func(time.Tim
 		if err != nil {
 			return fired, err
 		}
-		ok, err = h.fireTrigger(name, res, then, f, now)
-		fired = fired || ok
-		if err != nil {
+		if err := fireTriggerTx(tx, name, res, then, now); err != nil {
 			return fired, err
 		}
+		fired = true
 	}
 	return fired, nil
 }
 
-// fireTrigger fires profile name's trigger res, which the caller saw due at
-// now over fleet f, with the members of then (the fleet at res.At), in one
-// transaction that first checks that it is still due: a process that saw
-// it due but fires it after another did fires nothing. It reports whether
-// it wrote anything.
-func (h *Hub) fireTrigger(name string, res update.Resolution, then, f *fleet.Fleet, now time.Time) (fired bool, err error) {
-	err = h.store.Update(func(tx *bolt.Tx) error {
-		p, rec, err := loadTx[profileRecord](tx, bucketProfiles, name)
-		if errors.Is(err, ErrNotFound) {
-			return nil // deleted meanwhile
-		}
-		if err != nil {
-			return err
-		}
-		due := profileTriggersOf(p, rec, f, now)
-		if len(due) == 0 || !due[0].At.Equal(res.At) || due[0].Key() != res.Key() {
-			return nil // another process fired it meanwhile
-		}
-		p.Status = update.ProfileStatus{LastTriggeredAt: res.At, LastTriggerUpgradeVersions: res.UpgradeVersions()}
-		run, err := createProfileRunTx(tx, name, p.Spec, res, now)
-		var invalid *hub.InvalidError
-		switch {
-		case errors.As(err, &invalid): // e.g. its strategy was deleted: the trigger fails
-			p.Status.LastTriggerStatus, p.Status.LastTriggerError = update.TriggerFailed, invalid.Reason
-		case err != nil:
-			return err
-		default:
-			ev := runEvent{Action: update.ActionStart, At: res.At, Members: update.Members(then)}
-			if _, err := saveTx(tx, bucketRunEvents, run, &runEventsRecord{Events: []runEvent{ev}}, Precondition{}, now, true); err != nil {
-				return err
-			}
-			p.Status.LastTriggerStatus, p.Status.LastRun = update.TriggerSucceeded, run
-		}
-		p.Trigger = &profileTrigger{Key: res.Key(), At: res.At}
-		fired = true
-		_, err = saveTx(tx, bucketProfiles, name, p, Precondition{}, now, false) // the spec is unchanged: same generation
+// fireTriggerTx fires profile name's trigger res with the members of then
+// (the fleet at res.At).
+func fireTriggerTx(tx *bolt.Tx, name string, res update.Resolution, then *fleet.Fleet, now time.Time) error {
+	p, _, err := loadTx[profileRecord](tx, bucketProfiles, name)
+	if err != nil {
 		return err
-	})
-	return fired, err
+	}
+	p.Status = update.ProfileStatus{LastTriggeredAt: res.At, LastTriggerUpgradeVersions: res.UpgradeVersions()}
+	run, err := createProfileRunTx(tx, name, p.Spec, res, now)
+	var invalid *hub.InvalidError
+	switch {
+	case errors.As(err, &invalid): // e.g. its strategy was deleted: the trigger fails
+		p.Status.LastTriggerStatus, p.Status.LastTriggerError = update.TriggerFailed, invalid.Reason
+	case err != nil:
+		return err
+	default:
+		ev := runEvent{Action: update.ActionStart, At: res.At, Members: update.Members(then)}
+		if _, err := saveTx(tx, bucketRunEvents, run, &runEventsRecord{Events: []runEvent{ev}}, Precondition{}, now, true); err != nil {
+			return err
+		}
+		p.Status.LastTriggerStatus, p.Status.LastRun = update.TriggerSucceeded, run
+	}
+	p.Trigger = &profileTrigger{Key: res.Key(), At: res.At}
+	_, err = saveTx(tx, bucketProfiles, name, p, Precondition{}, now, false) // the spec is unchanged: same generation
+	return err
 }
 
-// maxTriggersPerRead bounds the triggers one read fires (the rest wait for the next).
+// maxTriggersPerRead bounds the triggers one advance fires (the rest wait for the next).
 const maxTriggersPerRead = 50
 
-// nextTrigger is the oldest trigger due at now over all enabled profiles.
-func (h *Hub) nextTrigger(f *fleet.Fleet, now time.Time) (name string, res update.Resolution, ok bool, err error) {
-	err = h.store.View(func(tx *bolt.Tx) error {
-		return forEachProfileTx(tx, func(n string, p *profileRecord, rec Record) error {
-			if due := profileTriggersOf(p, rec, f, now); len(due) > 0 && (!ok || due[0].At.Before(res.At)) {
-				name, res, ok = n, due[0], true
-			}
-			return nil
-		})
+// nextTriggerTx is the oldest trigger due at now over all enabled profiles.
+func nextTriggerTx(tx *bolt.Tx, f *fleet.Fleet, now time.Time) (name string, res update.Resolution, ok bool, err error) {
+	err = forEachProfileTx(tx, func(n string, p *profileRecord, rec Record) error {
+		if due := profileTriggersOf(p, rec, f, now); len(due) > 0 && (!ok || due[0].At.Before(res.At)) {
+			name, res, ok = n, due[0], true
+		}
+		return nil
 	})
 	return name, res, ok, err
+}
+
+// profilesStoredTx tells whether any auto-upgrade profile is stored.
+func profilesStoredTx(tx *bolt.Tx) bool {
+	b := tx.Bucket([]byte(bucketProfiles))
+	if b == nil {
+		return false
+	}
+	k, _ := b.Cursor().First()
+	return k != nil
 }
 
 // profileTriggersOf are the triggers of stored profile p due at now. A

@@ -143,8 +143,12 @@ func TestProfileTriggersOnRelease(t *testing.T) {
 		}
 	}
 
+	// Reads stored nothing; a write stores the world as the reads saw it.
+	if _, err := h3.PutUpdateStrategy(ctx, hub.UpdateStrategy{Meta: hub.Meta{Name: "later"}}, Precondition{}); err != nil {
+		t.Fatal(err)
+	}
 	// A release added to the catalog later, dated before the profile's last
-	// trigger, triggers when the hub first sees it.
+	// stored trigger, triggers when the hub first sees it.
 	writeInventory(t, dir, profileInventory("      - { version: 1.31.3, released_at: \"2026-11-21T12:30:00Z\" }\n"))
 	h4 := profileHub(t, dir, testNow.Add(72*time.Hour))
 	p, _ = h4.GetAutoUpgradeProfile(ctx, "rapid")
@@ -187,28 +191,36 @@ func TestProfileTriggersOnceAcrossProcesses(t *testing.T) {
 	}
 }
 
-// The race itself, made certain: two processes both see a trigger due; the
-// one that fires it second (its transaction after the other's) fires nothing.
+// The race itself, made certain: two processes both read the trigger due
+// (their reads show the run it starts, which neither stores); both then
+// write. The write that comes first fires it; the second finds it fired.
 func TestProfileTriggerFiredOnce(t *testing.T) {
 	dir := t.TempDir()
 	writeInventory(t, dir, profileInventory(""))
-	a := profileHub(t, dir, testNow.Add(24*time.Hour)) // no profile yet: nothing due when it opens
+	ctx := context.Background()
 	putProfile(t, profileHub(t, dir, testNow), "rapid", update.ProfileSpec{Channel: update.ChannelRapid})
-	b := profileHub(t, dir, testNow.Add(24*time.Hour)) // fires it when it opens
-	f, err := a.Fleet(context.Background())
-	if err != nil {
-		t.Fatal(err)
+	a := profileHub(t, dir, testNow.Add(24*time.Hour))
+	b := profileHub(t, dir, testNow.Add(24*time.Hour))
+	before, _ := a.Store().TxID()
+	for _, h := range []*Hub{a, b} {
+		if p, err := h.GetAutoUpgradeProfile(ctx, "rapid"); err != nil || !slices.Equal(p.Status.Runs, []string{"rapid-20261121-130000"}) {
+			t.Fatalf("the read does not show the run the trigger starts: %+v, %v", p, err)
+		}
 	}
-	// What a saw before b fired: the trigger as it was due.
-	res := update.ProfileTriggers(update.ProfileSpec{Channel: update.ChannelRapid}, f.Regions, "1.30.4", testNow, a.Now())
-	if len(res) != 1 {
-		t.Fatalf("due: %+v", res)
+	if after, _ := a.Store().TxID(); after != before {
+		t.Fatalf("reads wrote: transaction %d, then %d", before, after)
 	}
-	if fired, err := a.fireTrigger("rapid", res[0], f, f, a.Now()); err != nil || fired {
-		t.Fatalf("the second process fired it again: %v %v", fired, err)
+	for i, h := range []*Hub{a, b} {
+		if _, err := h.PutUpdateStrategy(ctx, hub.UpdateStrategy{Meta: hub.Meta{Name: fmt.Sprintf("s%d", i)}}, Precondition{}); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if p, _ := b.GetAutoUpgradeProfile(context.Background(), "rapid"); len(p.Status.Runs) != 1 {
-		t.Fatalf("runs %v, want exactly one", p.Status.Runs)
+	if p, _ := b.GetAutoUpgradeProfile(ctx, "rapid"); !slices.Equal(p.Status.Runs, []string{"rapid-20261121-130000"}) {
+		t.Fatalf("runs %v, want exactly the one the reads showed", p.Status.Runs)
+	}
+	r, err := a.Store().Get(bucketRuns, "rapid-20261121-130000")
+	if err != nil || r.ETag == "" {
+		t.Fatalf("the first write did not store the run: %v", err)
 	}
 }
 

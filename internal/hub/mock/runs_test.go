@@ -43,7 +43,7 @@ func TestRunCompletesAcrossProcesses(t *testing.T) {
 func startFleetgenRun(tb testing.TB, n int, name string) (Config, string) {
 	tb.Helper()
 	dir := tb.TempDir()
-	file := filepath.Join(dir, "fleet.yaml")
+	file := filepath.Join(dir, "fleet.json")
 	if err := os.WriteFile(file, fleetgen.Generate(fleetgen.Options{Clusters: n, Seed: 11}), 0o644); err != nil {
 		tb.Fatal(err)
 	}

@@ -70,8 +70,12 @@ func TestStateSizeAtFleetScale(t *testing.T) {
 	path := filepath.Join(dir, "state.db")
 	h, err := New(Config{FleetFile: file, StatePath: path, Clock: ClockConfig{Mode: ClockFixed, Time: testNow}})
 	must(t, err)
-	empty := fileSize(t, path)
 	ctx := context.Background()
+	// The first write stores the decoded inventory (the hub's cache): the
+	// database without objects.
+	_, err = h.PutUpdateStrategy(ctx, hub.UpdateStrategy{Meta: hub.Meta{Name: "first"}}, Precondition{})
+	must(t, err)
+	empty := fileSize(t, path)
 	etags := make([]string, placements)
 	for i := range placements {
 		p, err := h.ApplyPlacement(ctx, hub.Placement{Meta: hub.Meta{Name: fmt.Sprintf("app-%d", i)}, Spec: scaleSpec(i)}, Precondition{IfNoneMatch: true})

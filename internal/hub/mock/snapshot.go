@@ -87,19 +87,22 @@ func (h *Hub) cachedInventory(key string) (inventorySnapshot, bool) {
 	return snap, found
 }
 
-// cacheInventory replaces the stored snapshot with snap under key. It is
-// best effort: a failure only costs the next command a parse.
-func (h *Hub) cacheInventory(key string, snap inventorySnapshot) {
+// pendingSnapshot is a decoded inventory that no write stored yet.
+type pendingSnapshot struct {
+	key  string
+	snap inventorySnapshot
+}
+
+// putSnapshotTx replaces the stored snapshot with snap under key.
+func putSnapshotTx(tx *bolt.Tx, key string, snap inventorySnapshot) error {
 	var buf bytes.Buffer
-	if gob.NewEncoder(&buf).Encode(snap) != nil {
-		return
+	if err := gob.NewEncoder(&buf).Encode(snap); err != nil {
+		return err
 	}
-	_ = h.store.Update(func(tx *bolt.Tx) error {
-		_ = tx.DeleteBucket([]byte(bucketInventoryCache))
-		b, err := tx.CreateBucket([]byte(bucketInventoryCache))
-		if err != nil {
-			return err
-		}
-		return b.Put([]byte(key), buf.Bytes())
-	})
+	_ = tx.DeleteBucket([]byte(bucketInventoryCache))
+	b, err := tx.CreateBucket([]byte(bucketInventoryCache))
+	if err != nil {
+		return err
+	}
+	return b.Put([]byte(key), buf.Bytes())
 }

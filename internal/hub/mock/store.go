@@ -44,7 +44,11 @@ type Store struct {
 	// LockTimeout bounds how long an operation waits for another process.
 	LockTimeout time.Duration
 	mu          sync.Mutex // serialises this process's own operations
-	compactions int        // how many compactions this Store ran (for tests)
+	// advance, when set (by the Hub), runs first in every write transaction:
+	// the simulated world is brought to now before anything is written on
+	// it, and only then (reads are reads).
+	advance     func(tx *bolt.Tx) error
+	compactions int // how many compactions this Store ran (for tests)
 }
 
 const (
@@ -91,6 +95,17 @@ func OpenStore(path string) (*Store, error) {
 		}
 	}
 	s := &Store{path: path, LockTimeout: 2 * time.Minute}
+	// A database of this format opens without a write: reads are reads
+	// (designs/hub.md §2), also the first of every provider process.
+	if _, err := os.Stat(path); err == nil {
+		current := false
+		if err := s.View(func(tx *bolt.Tx) error { current = formatCurrent(tx); return nil }); err != nil {
+			return nil, err
+		}
+		if current {
+			return s, nil
+		}
+	}
 	err := s.Update(func(tx *bolt.Tx) error {
 		// A compacted copy left by a process killed while compacting: the
 		// database it was copied from is still in place, with every write.
@@ -163,7 +178,14 @@ func (s *Store) Update(fn func(tx *bolt.Tx) error) error {
 	return s.locked(true, func() error {
 		compact := false
 		err := s.withDB(false, func(db *bolt.DB) error {
-			if err := db.Update(fn); err != nil {
+			if err := db.Update(func(tx *bolt.Tx) error {
+				if s.advance != nil {
+					if err := s.advance(tx); err != nil {
+						return err
+					}
+				}
+				return fn(tx)
+			}); err != nil {
 				return err
 			}
 			compact = s.mostlyFree(db)
@@ -177,6 +199,31 @@ func (s *Store) Update(fn func(tx *bolt.Tx) error) error {
 		}
 		return err
 	})
+}
+
+// Simulate runs fn in one read-write transaction that is always rolled
+// back: a read of the simulated world advanced to now sees what advancing it
+// would write (the Hub's advanceTx), and the database stays as it was. It
+// takes the exclusive lock, as a write does.
+func (s *Store) Simulate(fn func(tx *bolt.Tx) error) error {
+	return s.locked(true, func() error {
+		return s.withDB(false, func(db *bolt.DB) error {
+			tx, err := db.Begin(true)
+			if err != nil {
+				return err
+			}
+			defer func() { _ = tx.Rollback() }()
+			return fn(tx)
+		})
+	})
+}
+
+// TxID is the id of the last committed transaction: it changes with every
+// write and with nothing else (for tests that a read wrote nothing).
+func (s *Store) TxID() (int, error) {
+	id := 0
+	err := s.View(func(tx *bolt.Tx) error { id = tx.ID(); return nil })
+	return id, err
 }
 
 // View runs fn in one read-only transaction (a shared lock: readers run together).

@@ -53,12 +53,8 @@ func (h *Hub) UpgradeDuration() time.Duration {
 
 // GetUpdateRun reads an update run with its progress at the hub's clock.
 func (h *Hub) GetUpdateRun(ctx context.Context, name string) (*hub.UpdateRun, error) {
-	f, err := h.Fleet(ctx)
-	if err != nil {
-		return nil, err
-	}
 	var out *hub.UpdateRun
-	err = h.store.View(func(tx *bolt.Tx) error {
+	err := h.readTx(ctx, func(tx *bolt.Tx, f *fleet.Fleet) error {
 		r, rec, err := loadTx[runRecord](tx, bucketRuns, name)
 		if err != nil {
 			return err
@@ -76,8 +72,13 @@ func (h *Hub) GetUpdateRun(ctx context.Context, name string) (*hub.UpdateRun, er
 
 // execution is what a stored run's progress depends on (update.Execution).
 func (h *Hub) execution(r *runRecord, events []runEvent, regions []fleet.Region) *update.Execution {
+	return executionOf(r, events, regions, h.UpgradeDuration())
+}
+
+// executionOf is a stored run's progress with members taking upgrade each.
+func executionOf(r *runRecord, events []runEvent, regions []fleet.Region, upgrade time.Duration) *update.Execution {
 	return &update.Execution{Update: r.Spec.ManagedClusterUpdate, Strategy: r.ResolvedStrategy, Regions: regions,
-		UpgradeDuration: h.UpgradeDuration(), Events: events, AutoUpgrade: r.AutoUpgrade}
+		UpgradeDuration: upgrade, Events: events, AutoUpgrade: r.AutoUpgrade}
 }
 
 // runEventsTx reads a run's events (none when it has no history).
@@ -225,12 +226,13 @@ func completedUpgrades(run string, st update.RunStatus) []clusterUpgrade {
 	return out
 }
 
-// applyUpgrades changes the clusters of a freshly built fleet as the
+// applyUpgradesTx changes the clusters of a freshly built fleet as the
 // completed upgrades of every run (existing or deleted) left them, oldest
-// first: upgrades survive re-reading the inventory (designs/hub.md §2).
-func (h *Hub) applyUpgrades(f *fleet.Fleet, now time.Time) error {
+// first: upgrades survive re-reading the inventory (designs/hub.md §2). Each
+// member's upgrade takes upgrade.
+func applyUpgradesTx(tx *bolt.Tx, f *fleet.Fleet, now time.Time, upgrade time.Duration) error {
 	var ups []clusterUpgrade
-	err := h.store.View(func(tx *bolt.Tx) error {
+	err := func() error {
 		if b := tx.Bucket([]byte(bucketUpgrades)); b != nil {
 			if err := b.ForEach(func(k, _ []byte) error {
 				u, _, err := loadTx[upgradesRecord](tx, bucketUpgrades, string(k))
@@ -259,10 +261,10 @@ func (h *Hub) applyUpgrades(f *fleet.Fleet, now time.Time) error {
 			if err != nil {
 				return err
 			}
-			ups = append(ups, completedUpgrades(name, h.execution(r, events, f.Regions).Status(now))...)
+			ups = append(ups, completedUpgrades(name, executionOf(r, events, f.Regions, upgrade).Status(now))...)
 			return nil
 		})
-	})
+	}()
 	if err != nil || len(ups) == 0 {
 		return err
 	}

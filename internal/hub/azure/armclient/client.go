@@ -5,9 +5,8 @@
 // armfleet.
 //
 // The wire contract (success codes, LRO final states, conditional headers)
-// follows designs/hub.md §9 and the research notes it rests on
-// (../shared/research/azure-fleet-api.md, section 3.1, cited below as
-// "research §3.1"; the azcore building blocks are its section 6.1).
+// follows designs/hub.md §9 and what it rests on, designs/arm.md §3 (the
+// azcore building blocks are designs/arm.md §6).
 // API versions: every operation on a kind of resource uses one version, its
 // kind's: armfleet.APIVersionGates (2026-06-01) for members (labels),
 // strategies and runs (gates, maxConcurrency), profiles (the
@@ -55,7 +54,7 @@ type Options struct {
 	Transport policy.Transporter
 	// Retry overrides azcore's retry policy; nil keeps its defaults, which
 	// honour Retry-After-Ms / x-ms-retry-after-ms / Retry-After and retry
-	// 408, 429 and 5xx three times (research §6.1).
+	// 408, 429 and 5xx three times (designs/arm.md §6).
 	Retry *policy.RetryOptions
 	// PollFrequency is the interval between polls of a long-running
 	// operation when the service sends no Retry-After; 0 is azcore's default

@@ -299,8 +299,8 @@ func withState(t *testing.T, body json.RawMessage, state string) json.RawMessage
 	return b
 }
 
-// The LRO tests below answer with the headers of the examples (research
-// §3.1) and check which URLs the client polls and what it returns.
+// The LRO tests below answer with the headers of the examples (designs/arm.md
+// §3) and check which URLs the client polls and what it returns.
 
 func TestPutPollsAzureAsyncOperationThenGetsResource(t *testing.T) {
 	fx := loadFixture(t, "UpdateRuns_CreateOrUpdate")

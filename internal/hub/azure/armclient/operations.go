@@ -125,10 +125,10 @@ func (c *Client) DeleteAutoUpgradeProfile(ctx context.Context, name string, pre 
 // GenerateUpdateRun creates, without starting it, the run profile would
 // trigger now, and returns the run's ARM id. POST …/generateUpdateRun
 // answers 200 with a GenerateResponse or 202 with Azure-AsyncOperation and
-// Location (research §3.1, row AutoUpgradeProfileOperations_GenerateUpdateRun).
+// Location (designs/arm.md §3, the generateUpdateRun row).
 // The result is read from Location when the service gives one (no
 // final-state-via: azcore GETs it): by ARM convention the status document's
-// own "id" names the operation, not the run (research §8 leaves it
+// own "id" names the operation, not the run (designs/arm.md §8 leaves it
 // unverified), so it is used only without a Location; the id is checked.
 func (c *Client) GenerateUpdateRun(ctx context.Context, profile string) (string, error) {
 	object := profiles.object(profile)
@@ -165,8 +165,8 @@ func (c *Client) GetGate(ctx context.Context, name string) (*armfleet.Gate, erro
 }
 
 // ApproveGate completes a gate: PATCH {"properties":{"state":"Completed"}},
-// 200 or 202 (research §3.1, row Gates_Update: final-state-via
-// azure-async-operation). azcore ends a PATCH polled through
+// 200 or 202 (designs/arm.md §3, the gate PATCH row: final state
+// via azure-async-operation). azcore ends a PATCH polled through
 // Azure-AsyncOperation with a GET of the gate; one polled through Location
 // (the example's 202) ends with whatever the Location URL last returned, so
 // the gate is then read again.

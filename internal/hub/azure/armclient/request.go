@@ -20,11 +20,11 @@ type kind[T resource] struct {
 	collection string // path segment, e.g. armfleet.UpdateRuns
 	noun       string // "update run", for error messages
 	plural     string // "update runs"
-	// read is the API version of every operation on the kind (research
-	// §1.2: only 2026-06-01 has gates, maxConcurrency, member labels and
+	// read is the API version of every operation on the kind (designs/arm.md
+	// §1: only 2026-06-01 has gates, maxConcurrency, member labels and
 	// the TargetKubernetesVersion channel GA).
 	read string
-	// deleted are the success codes of DELETE (research §3.1).
+	// deleted are the success codes of DELETE (designs/arm.md §3).
 	deleted []int
 }
 
@@ -32,7 +32,7 @@ type kind[T resource] struct {
 type resource interface{ Meta() hub.Meta }
 
 var (
-	// Members' labels are GA from 2026-06-01 (research §1.2): read there.
+	// Members' labels are GA from 2026-06-01 (designs/arm.md §1): read there.
 	members = kind[armfleet.Member]{
 		collection: armfleet.Members, noun: "fleet member", plural: "fleet members", read: armfleet.APIVersionGates,
 	}
@@ -45,7 +45,7 @@ var (
 		read: armfleet.APIVersionGates, deleted: []int{http.StatusOK, http.StatusAccepted, http.StatusNoContent},
 	}
 	// AutoUpgradeProfiles_Delete is ArmResourceDeleteWithoutOkAsync: 202 or
-	// 204, never 200 (research §3.1).
+	// 204, never 200 (designs/arm.md §3).
 	profiles = kind[armfleet.AutoUpgradeProfile]{
 		collection: armfleet.AutoUpgradeProfiles, noun: "auto-upgrade profile", plural: "auto-upgrade profiles",
 		read: armfleet.APIVersionGates, deleted: []int{http.StatusAccepted, http.StatusNoContent},
@@ -207,8 +207,8 @@ func nextRequest(ctx context.Context, link, version string) (*policy.Request, er
 
 // lro sends the first request of a long-running operation, checks its
 // status code against ok, and polls it to the end with azcore's poller. The
-// poller is chosen by the response (research §3.1, "How azcore treats these
-// responses"): Azure-AsyncOperation first, then Location; a PUT or PATCH
+// poller is chosen by the response (designs/arm.md §3, point
+// 1): Azure-AsyncOperation first, then Location; a PUT or PATCH
 // without either is followed by its provisioningState; a 200/201/204 that
 // is already terminal needs no polling. final is the swagger's
 // final-state-via, which azcore uses only for a POST polled through
@@ -261,7 +261,7 @@ func settle[T resource](ctx context.Context, c *Client, k kind[T], name string, 
 
 // put creates or replaces a resource: PUT → 200/201, final state via
 // azure-async-operation, i.e. poll the Azure-AsyncOperation URL, then GET
-// the resource (research §3.1, rows *_CreateOrUpdate). If-Match and
+// the resource (designs/arm.md §3, the PUT row). If-Match and
 // If-None-Match come from pre.
 func put[T resource](ctx context.Context, c *Client, k kind[T], name string, body T, pre hub.Precondition) (*T, error) {
 	r := request{method: http.MethodPut, path: c.path(k.collection, name), version: k.read, body: body, pre: pre}
@@ -272,8 +272,8 @@ func put[T resource](ctx context.Context, c *Client, k kind[T], name string, bod
 	return settle(ctx, c, k, name, res)
 }
 
-// del deletes a resource: 200/204 are done, 202 is polled (research §3.1,
-// rows *_Delete: final-state-via location). azcore polls the
+// del deletes a resource: 200/204 are done, 202 is polled (designs/arm.md §3,
+// the DELETE rows: final state via location). azcore polls the
 // Azure-AsyncOperation URL when the 202 has one (the examples send both
 // headers), else the Location URL until it stops answering 202. If-Match
 // comes from pre; a missing resource is hub.ErrNotFound, for the caller to
@@ -285,8 +285,8 @@ func del[T resource](ctx context.Context, c *Client, k kind[T], name string, pre
 }
 
 // action POSTs k's resource name's action (start, stop, skip): 200 with the
-// resource or 202 (research §3.1, rows UpdateRuns_Start/_Stop/_Skip:
-// final-state-via location, no FinalStateVia in the SDK), so azcore polls
+// resource or 202 (designs/arm.md §3, the start, stop, skip
+// row: final state via location, no FinalStateVia in the SDK), so azcore polls
 // Azure-AsyncOperation and then GETs the Location URL for the result.
 func action[T resource](ctx context.Context, c *Client, k kind[T], name, verb string, body any, pre hub.Precondition) (*T, error) {
 	r := request{method: http.MethodPost, path: c.path(k.collection, name, verb), version: k.read, body: body, pre: pre}

@@ -475,7 +475,11 @@ func (sc *scheduler) writePlacementStatus(ctx context.Context, obj *unstructured
 				return fmt.Errorf("placement %s: annotation %s: %w", name, RolloutAnnotation, err)
 			}
 		}
-		step := placement.AdvanceRollout(name, spec, state, !kept, o.selected, o.decisions, f, now)
+		// Fleet's controllers run all along: they see a change of the fleet
+		// when they sync, not when the mock's inventory says it happened.
+		live := *f
+		live.ChangedAt = time.Time{}
+		step := placement.AdvanceRollout(name, spec, state, !kept, o.selected, o.decisions, &live, now)
 		if sc.rolling != nil {
 			if len(step.Plan.Batches) > 0 {
 				sc.rolling[name] = true

@@ -18,7 +18,7 @@ import (
 // crdFiles holds the CRDs as the real clusters install them, unchanged: the
 // Fleet hub's (crds/fleet-*.yaml, from Fleet's config/crd/bases) and AKS's
 // NodePool (crds/aks-karpenter.sh_nodepools.yaml, from the AKS Karpenter
-// provider). See /work/shared/crds/README.md for their origins.
+// provider). crds/README.md says where each comes from.
 //
 //go:embed crds/fleet-*.yaml crds/aks-karpenter.sh_nodepools.yaml
 var crdFiles embed.FS
