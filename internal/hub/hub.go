@@ -63,6 +63,10 @@ func (f FleetRef) ID() string {
 
 // Placements is the ClusterResourcePlacement API of the fleet hub cluster.
 type Placements interface {
+	// GetPlacement reads a placement. A hub may serve the reads of one
+	// process from one listing of the hub cluster (the azure hub does); a
+	// caller that waits for the placement to change asks for what the hub
+	// holds now with FreshReads.
 	GetPlacement(ctx context.Context, name string) (*Placement, error)
 	// ApplyPlacement creates or updates a placement; the hub's scheduler then
 	// makes its decisions, which the returned status reports.
@@ -307,3 +311,17 @@ func (e *ClusterError) Error() string { return e.Cluster + ": " + e.Problem + ":
 
 // ObjectMeta gives generic code access to an object's metadata.
 func (m *Meta) ObjectMeta() *Meta { return m }
+
+type freshReadsKey struct{}
+
+// FreshReads is ctx for reads that must see what the hub holds now, not
+// what it listed earlier in the process: a wait polling for a change.
+func FreshReads(ctx context.Context) context.Context {
+	return context.WithValue(ctx, freshReadsKey{}, true)
+}
+
+// FreshReadsOf tells whether ctx asks for fresh reads (FreshReads).
+func FreshReadsOf(ctx context.Context) bool {
+	fresh, _ := ctx.Value(freshReadsKey{}).(bool)
+	return fresh
+}

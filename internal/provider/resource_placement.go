@@ -400,7 +400,7 @@ func (r *placementResource) await(ctx context.Context, m placementModel, p *hub.
 				"fixed: apply stops waiting. Use a real or scaled mock clock to watch a rollout progress.", placementType, p.Name, p.Status.Rollout))
 			return p
 		}
-		next, err := r.hub.GetPlacement(ctx, p.Name)
+		next, err := r.hub.GetPlacement(hub.FreshReads(ctx), p.Name) // what Fleet did since, not a listing of the process
 		if err != nil {
 			hubError(diags, opRead, objectRef{placementType, p.Name}, err)
 			return p
@@ -430,7 +430,7 @@ func (r *placementResource) record(ctx context.Context, plan tfsdk.Plan, limit i
 // whether its spec is still the one Terraform last read.
 func (r *placementResource) current(ctx context.Context, name string, last placement.Spec) func() (hub.Meta, bool, error) {
 	return currentSpec(func() (hub.Meta, placement.Spec, error) {
-		p, err := r.hub.GetPlacement(ctx, name)
+		p, err := r.hub.GetPlacement(hub.FreshReads(ctx), name) // the version a write is conditioned on: now
 		if err != nil {
 			return hub.Meta{}, placement.Spec{}, err
 		}

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -422,6 +423,76 @@ func BenchmarkKubernetesReads(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+		})
+	}
+}
+
+// countingTransport counts the requests that pass through it.
+type countingTransport struct {
+	next http.RoundTripper
+	n    *atomic.Int64
+}
+
+func (c countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	c.n.Add(1)
+	return c.next.RoundTrip(r)
+}
+
+// BenchmarkPlacementRefresh200 is a refresh of 200 placements by a new
+// provider process (a new hub: nothing listed yet), ten reads at a time as
+// Terraform runs them, through the emulator's API servers: the requests it
+// sends to the hub cluster and its time — reading each placement on its own
+// (a GET and two LISTs, what every read did before the listing, and what a
+// wait still does: hub.FreshReads), and from one listing of the process.
+func BenchmarkPlacementRefresh200(b *testing.B) {
+	const placements = 200
+	e := newEmulated(b)
+	ctx := context.Background()
+	for i := range placements {
+		n := 1 + i%3
+		if _, err := e.ApplyPlacement(ctx, hub.Placement{Meta: hub.Meta{Name: fmt.Sprintf("app-%03d", i)}, Spec: webPlacement(n)}, hub.Precondition{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var requests atomic.Int64
+	azure.SetKubeTransportWrapper(func(rt http.RoundTripper) http.RoundTripper { return countingTransport{rt, &requests} })
+	b.Cleanup(func() { azure.SetKubeTransportWrapper(nil) })
+	for _, c := range []struct {
+		name string
+		ctx  context.Context
+	}{{"each-read-on-its-own", hub.FreshReads(ctx)}, {"listed-once", ctx}} {
+		b.Run(c.name, func(b *testing.B) {
+			total := int64(0)
+			for i := 0; i < b.N; i++ {
+				b.StopTimer() // the provider's configuration is not the refresh
+				h, err := azure.New(ctx, e.cfg)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := h.Fleet(ctx); err != nil { // the inventory, read once per process whatever is refreshed
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				before := requests.Load()
+				names := make(chan string)
+				var wg sync.WaitGroup
+				for range 10 {
+					wg.Go(func() {
+						for name := range names {
+							if p, err := h.GetPlacement(c.ctx, name); err != nil || len(p.Status.Selected) == 0 {
+								b.Errorf("%s: %+v, %v", name, p, err)
+							}
+						}
+					})
+				}
+				for i := range placements {
+					names <- fmt.Sprintf("app-%03d", i)
+				}
+				close(names)
+				wg.Wait()
+				total += requests.Load() - before
+			}
+			b.ReportMetric(float64(total)/float64(b.N), "requests/op")
 		})
 	}
 }

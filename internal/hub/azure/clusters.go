@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -48,6 +49,9 @@ type kubeCluster struct {
 
 	once   sync.Once
 	napErr error // whether it serves karpenter.sh/v1 NodePools, asked once
+
+	// placements: the hub cluster's placements as listed for the process.
+	placements placementLists
 }
 
 // clusters connects to the fleet hub cluster and the member clusters when
@@ -175,6 +179,10 @@ func (cs *clusters) userCredentials(ctx context.Context, member string) ([]byte,
 }
 
 func newKubeCluster(what, member string, cfg *rest.Config) (*kubeCluster, error) {
+	if wrapKubeTransport != nil {
+		cfg = rest.CopyConfig(cfg)
+		cfg.Wrap(wrapKubeTransport)
+	}
 	dyn, err := dynamic.NewForConfig(cfg)
 	if err != nil {
 		return nil, &hub.ClusterError{Cluster: what, Problem: "its client cannot be configured: " + err.Error(), Fix: "check its kubeconfig"}
@@ -187,6 +195,10 @@ func newKubeCluster(what, member string, cfg *rest.Config) (*kubeCluster, error)
 	// its own): a plan's placements read the kinds the hub serves once.
 	return &kubeCluster{what: what, member: member, host: cfg.Host, dyn: dyn, disc: memory.NewMemCacheClient(disc)}, nil
 }
+
+// wrapKubeTransport, when set (by benchmarks that count requests), wraps
+// the transport of every Kubernetes client the hub makes.
+var wrapKubeTransport func(http.RoundTripper) http.RoundTripper
 
 // explicitConfig loads a kubeconfig given in the configuration.
 func explicitConfig(src KubeconfigSource, cred azcore.TokenCredential) (*rest.Config, error) {

@@ -3,9 +3,11 @@ package azure_test
 import (
 	"context"
 	"errors"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -118,5 +120,62 @@ current-context: gone
 	_, err = e.NodePoolNodes(ctx, "aks-east-dev-01", "default")
 	if !errors.As(err, &ce) || !strings.Contains(ce.Problem, `no context "other"`) {
 		t.Fatalf("missing context: %v", err)
+	}
+}
+
+// The placements a process reads are listed once: three paged LISTs
+// (placements, bindings, latest policy snapshots) serve every read, a name
+// not listed is not found, a write drops the listing, and a fresh read
+// (hub.FreshReads, what a wait asks for) goes to the API server.
+func TestPlacementReadsShareOneListing(t *testing.T) {
+	e := newEmulated(t)
+	ctx := context.Background()
+	for _, name := range []string{"a", "b", "c"} {
+		if _, err := e.ApplyPlacement(ctx, hub.Placement{Meta: hub.Meta{Name: name}, Spec: webPlacement(2)}, hub.Precondition{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var requests atomic.Int64
+	azure.SetKubeTransportWrapper(func(rt http.RoundTripper) http.RoundTripper { return countingTransport{rt, &requests} })
+	t.Cleanup(func() { azure.SetKubeTransportWrapper(nil) })
+	h, err := azure.New(ctx, e.cfg) // a new provider process
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := func(name string) *hub.Placement {
+		t.Helper()
+		p, err := h.GetPlacement(ctx, name)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return p
+	}
+	for _, name := range []string{"a", "b", "c", "a"} {
+		if p := read(name); len(p.Status.Selected) != 2 || p.Name != name {
+			t.Fatalf("%s: %+v", name, p.Status)
+		}
+	}
+	if n := requests.Load(); n != 3 {
+		t.Errorf("four reads of three placements sent %d requests, want 3 LISTs", n)
+	}
+	if _, err := h.GetPlacement(ctx, "nowhere"); !errors.Is(err, hub.ErrNotFound) {
+		t.Errorf("a placement not listed: %v, want not found", err)
+	}
+	// Another writer (kubectl, another process) changes b: the listing does
+	// not show it; a fresh read does; a write of this process drops the listing.
+	if _, err := e.ApplyPlacement(ctx, hub.Placement{Meta: hub.Meta{Name: "b"}, Spec: webPlacement(3)}, hub.Precondition{}); err != nil {
+		t.Fatal(err)
+	}
+	if p := read("b"); len(p.Status.Selected) != 2 {
+		t.Errorf("the listing changed under the process: %v", p.Status.Selected)
+	}
+	if p, err := h.GetPlacement(hub.FreshReads(ctx), "b"); err != nil || len(p.Status.Selected) != 3 {
+		t.Errorf("a fresh read: %v, %v; want 3 clusters", p.Status.Selected, err)
+	}
+	if _, err := h.ApplyPlacement(ctx, hub.Placement{Meta: hub.Meta{Name: "c"}, Spec: webPlacement(1)}, hub.Precondition{}); err != nil {
+		t.Fatal(err)
+	}
+	if p := read("b"); len(p.Status.Selected) != 3 {
+		t.Errorf("after a write, the next read lists again: %v", p.Status.Selected)
 	}
 }

@@ -36,6 +36,9 @@ type emulated struct {
 	server *armemu.Server
 	mock   func() (hub.Hub, error)
 	sim    *fleetsim.Sim
+	// cfg is the hub's configuration: azure.New(ctx, cfg) is the hub of a
+	// new provider process.
+	cfg azure.Config
 }
 
 func newEmulated(t testing.TB) *emulated { t.Helper(); return newEmulatedWith(t, nil) }
@@ -72,7 +75,7 @@ func newEmulatedWith(t testing.TB, edit func(*azure.Config)) *emulated {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &emulated{Hub: h, server: srv, mock: backend, sim: sim}
+	return &emulated{Hub: h, server: srv, mock: backend, sim: sim, cfg: hubCfg}
 }
 
 // The API servers of the hub and member clusters, one set for the test

@@ -31,16 +31,32 @@ const DefaultPlacementTimeout = 2 * time.Minute
 // Fleet's scheduler has decided for the new generation, as the mock hub's
 // answer holds its decisions.
 
+// GetPlacement reads a placement from the hub cluster's placements,
+// bindings and latest policy snapshots as listed once for the provider
+// process (placementLists) — a refresh of many placements costs three paged
+// LISTs, not three requests each — or, for a wait (hub.FreshReads), from
+// what the API server holds now.
 func (h *Hub) GetPlacement(ctx context.Context, name string) (*hub.Placement, error) {
 	kc, err := h.clusters.hubCluster(ctx)
 	if err != nil {
 		return nil, err
 	}
-	obj, err := kc.dyn.Resource(kube.PlacementGVR).Get(ctx, name, metav1.GetOptions{})
-	if err != nil {
-		return nil, kc.fail(placementObject(name), err)
+	if hub.FreshReadsOf(ctx) {
+		obj, err := kc.dyn.Resource(kube.PlacementGVR).Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return nil, kc.fail(placementObject(name), err)
+		}
+		return placementFrom(ctx, kc, obj)
 	}
-	return placementFrom(ctx, kc, obj)
+	lists, err := kc.placements.get(ctx, kc)
+	if err != nil {
+		return nil, err
+	}
+	obj, ok := lists.placements[name]
+	if !ok {
+		return nil, kc.fail(placementObject(name), apierrors.NewNotFound(kube.PlacementGVR.GroupResource(), name))
+	}
+	return placementOf(obj, lists.bindings[name], lists.snapshots[name])
 }
 
 func (h *Hub) ApplyPlacement(ctx context.Context, p hub.Placement, pre hub.Precondition) (*hub.Placement, error) {
@@ -49,6 +65,7 @@ func (h *Hub) ApplyPlacement(ctx context.Context, p hub.Placement, pre hub.Preco
 		return nil, err
 	}
 	obj, err := writeSpec(ctx, kc, kube.PlacementGVR, placementObject(p.Name), written(kube.PlacementObject(p.Name, p.Spec)), pre)
+	kc.placements.invalidate()
 	if err != nil {
 		return nil, err
 	}
@@ -64,6 +81,7 @@ func (h *Hub) DeletePlacement(ctx context.Context, name string, pre hub.Precondi
 	if err != nil {
 		return err
 	}
+	defer kc.placements.invalidate()
 	return deleteObject(ctx, kc, kube.PlacementGVR, placementObject(name), name, pre, h.placementTimeout())
 }
 
@@ -130,7 +148,23 @@ func poll(ctx context.Context, timeout time.Duration, done func(first bool) (boo
 // the latest scheduling cycle's decisions (with the clusters left out and
 // why) on its latest ClusterSchedulingPolicySnapshot.
 func placementFrom(ctx context.Context, kc *kubeCluster, obj *unstructured.Unstructured) (*hub.Placement, error) {
-	name, spec, err := kube.PlacementFromObject(obj)
+	parent := labels.Set{kube.ParentPlacementLabel: obj.GetName()}
+	bindings, err := listAll(ctx, kc, kube.BindingGVR, parent)
+	if err != nil {
+		return nil, err
+	}
+	latest := labels.Set{kube.ParentPlacementLabel: obj.GetName(), kube.IsLatestSnapshotLabel: "true"}
+	snapshots, err := listAll(ctx, kc, kube.PolicySnapshotGVR, latest)
+	if err != nil {
+		return nil, err
+	}
+	return placementOf(obj, bindings, snapshots)
+}
+
+// placementOf is placementFrom with the placement's bindings and latest
+// policy snapshots given.
+func placementOf(obj *unstructured.Unstructured, bindings, snapshots []unstructured.Unstructured) (*hub.Placement, error) {
+	_, spec, err := kube.PlacementFromObject(obj)
 	if err != nil {
 		return nil, err
 	}
@@ -164,11 +198,6 @@ func placementFrom(ctx context.Context, kc *kubeCluster, obj *unstructured.Unstr
 		}
 	}
 
-	parent := labels.Set{kube.ParentPlacementLabel: name}
-	bindings, err := listAll(ctx, kc, kube.BindingGVR, parent)
-	if err != nil {
-		return nil, err
-	}
 	recorded := map[string]placement.Decision{}
 	for i := range bindings {
 		d, state, err := kube.DecisionFromBinding(&bindings[i])
@@ -186,11 +215,6 @@ func placementFrom(ctx context.Context, kc *kubeCluster, obj *unstructured.Unstr
 	slices.Sort(p.Status.Selected)
 	slices.Sort(p.Status.Scheduled)
 
-	latest := labels.Set{kube.ParentPlacementLabel: name, kube.IsLatestSnapshotLabel: "true"}
-	snapshots, err := listAll(ctx, kc, kube.PolicySnapshotGVR, latest)
-	if err != nil {
-		return nil, err
-	}
 	if len(snapshots) > 0 { // none before the scheduler's first cycle: nothing decided, nothing requested yet
 		snap, err := kube.PolicySnapshotFrom(&snapshots[0])
 		if err != nil {
