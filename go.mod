@@ -3,7 +3,7 @@ module github.com/fleetform/terraform-provider-aks
 go 1.26.6
 
 // k8s.io/kubernetes (required for the in-process kube-apiserver test server used by
-// internal/hub/kube/kubetest) requires every staging module (k8s.io/api, k8s.io/client-go, ...)
+// internal/emulator/kubetest) requires every staging module (k8s.io/api, k8s.io/client-go, ...)
 // at the placeholder version v0.0.0 and resolves them with replace directives in its own go.mod,
 // which do not apply to modules that depend on it. These replaces pin each staging module to the
 // release that matches k8s.io/kubernetes v1.37.2 (v0.37.2, the same as our existing k8s.io pins).

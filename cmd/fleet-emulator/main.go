@@ -1,7 +1,7 @@
 // Command fleet-emulator serves a simulated fleet over HTTPS as Azure
 // Resource Manager serves a real one: the mock hub (its inventory file and
 // state database, as the provider's mock block uses them) behind the ARM
-// wire emulator (internal/hub/armemu), until SIGINT or SIGTERM.
+// wire emulator (internal/emulator/armemu), until SIGINT or SIGTERM.
 //
 //	go run ./cmd/fleet-emulator -fleet fleet.yaml -state .aks-emulator/state.db \
 //	    -listen 127.0.0.1:8443 -subscription 00000000-0000-0000-0000-000000000000 \
@@ -33,11 +33,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/fleetform/terraform-provider-aks/internal/emulator/armemu"
+	"github.com/fleetform/terraform-provider-aks/internal/emulator/fleetsim"
+	"github.com/fleetform/terraform-provider-aks/internal/emulator/kubetest"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
-	"github.com/fleetform/terraform-provider-aks/internal/hub/armemu"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/azure/armfleet"
-	"github.com/fleetform/terraform-provider-aks/internal/hub/kube/fleetsim"
-	"github.com/fleetform/terraform-provider-aks/internal/hub/kube/kubetest"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/mock"
 )
 

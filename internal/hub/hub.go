@@ -1,6 +1,9 @@
 // Package hub defines the system that owns the fleet, behind one interface
 // with two implementations: mock (an embedded simulated fleet, the default)
-// and azure (Azure Resource Manager and the fleet hub cluster).
+// and azure (Azure Resource Manager and the fleet hub cluster). Its folder
+// holds what ships — the interface, the contract suite (hubtest), the two
+// hubs and the Kubernetes converters (kube); the wire twin the azure hub is
+// tested against is internal/emulator.
 //
 // Hubs store and execute; they never decide policy. Every rule lives in
 // internal/engine, and a hub calls the engine where the real system runs the

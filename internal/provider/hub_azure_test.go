@@ -10,8 +10,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
+	"github.com/fleetform/terraform-provider-aks/internal/emulator/armemu"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
-	"github.com/fleetform/terraform-provider-aks/internal/hub/armemu"
 )
 
 // Every misconfiguration of the azure block fails at plan with one

@@ -14,14 +14,14 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/cloud"
 	azfake "github.com/Azure/azure-sdk-for-go/sdk/azcore/fake"
 
+	"github.com/fleetform/terraform-provider-aks/internal/emulator/armemu"
+	"github.com/fleetform/terraform-provider-aks/internal/emulator/armemu/entraid"
+	"github.com/fleetform/terraform-provider-aks/internal/emulator/fleetsim"
+	"github.com/fleetform/terraform-provider-aks/internal/emulator/kubetest"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
-	"github.com/fleetform/terraform-provider-aks/internal/hub/armemu"
-	"github.com/fleetform/terraform-provider-aks/internal/hub/armemu/entraid"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/azure"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/azure/armclient"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/azure/armfleet"
-	"github.com/fleetform/terraform-provider-aks/internal/hub/kube/fleetsim"
-	"github.com/fleetform/terraform-provider-aks/internal/hub/kube/kubetest"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/mock"
 )
 

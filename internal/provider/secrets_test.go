@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fleetform/terraform-provider-aks/internal/hub/armemu"
-	"github.com/fleetform/terraform-provider-aks/internal/hub/kube/kubetest"
+	"github.com/fleetform/terraform-provider-aks/internal/emulator/armemu"
+	"github.com/fleetform/terraform-provider-aks/internal/emulator/kubetest"
 )
 
 // jwt matches a JSON web token: base64url JSON header and payload, dot-separated.

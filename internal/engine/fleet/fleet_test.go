@@ -92,7 +92,7 @@ func TestProperty(t *testing.T) {
 }
 
 // Fleet's scheduler (clusteraffinity retrieveResourceUsageFrom, in the
-// kubefleet release whose CRDs are in internal/hub/kube/kubetest/crds) splits the part after
+// kubefleet release whose CRDs are in internal/emulator/kubetest/crds) splits the part after
 // the prefix at every '-' and needs exactly <capacity>-<resource>; anything
 // else is an error for the whole scheduling cycle.
 func TestSplitResourceProperty(t *testing.T) {

@@ -106,7 +106,7 @@ func TestValidateBudgetsAlone(t *testing.T) {
 func strPtrForBudgetsTest(s string) *string { return &s }
 
 // Issue 9 item 12. The CRD declares weight an int32 from 1 to 100 and
-// minValues an integer from 1 to 50 (internal/hub/kube/kubetest/crds/aks-karpenter.sh_nodepools.yaml);
+// minValues an integer from 1 to 50 (internal/emulator/kubetest/crds/aks-karpenter.sh_nodepools.yaml);
 // a fraction or a number beyond the model's integer fields must get the
 // attribute's rule and range, not a decoding error.
 func TestValidateNumber(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 
 // What a hub keeps of a scheduling cycle, and when it runs one again: the
 // mock hub and the test fixture that plays Fleet's scheduler on a real API
-// server (internal/hub/kube/fleetsim) keep and report the same.
+// server (internal/emulator/fleetsim) keep and report the same.
 
 // FulfilledMessage is the message of Fleet's ClusterResourcePlacementScheduled
 // condition when the policy is fulfilled (Fleet's own wording).

@@ -39,7 +39,7 @@ func validSpecs() map[string]Spec {
 		// Fleet admits PickFixed without names: the CRD sets no minItems and the
 		// webhook checks only DNS names and uniqueness (kubefleet
 		// pkg/utils/validator validatePolicyForPickFixedPlacementType, the
-		// release of internal/hub/kube/kubetest/crds, whose CEL rules took over the rest); the
+		// release of internal/emulator/kubetest/crds, whose CEL rules took over the rest); the
 		// scheduler then skips the cycle (framework.go
 		// runSchedulingCycleForPickFixedPlacementType). A warning says so (issue 9 item 5).
 		"pickFixed without names": spec(Policy{PlacementType: PickFixed}),

@@ -14,16 +14,16 @@ import (
 	azfake "github.com/Azure/azure-sdk-for-go/sdk/azcore/fake"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 
+	"github.com/fleetform/terraform-provider-aks/internal/emulator/armemu"
+	"github.com/fleetform/terraform-provider-aks/internal/emulator/fleetsim"
+	"github.com/fleetform/terraform-provider-aks/internal/emulator/kubetest"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/selector"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
-	"github.com/fleetform/terraform-provider-aks/internal/hub/armemu"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/azure"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/azure/armclient"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/azure/armfleet"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/hubtest"
-	"github.com/fleetform/terraform-provider-aks/internal/hub/kube/fleetsim"
-	"github.com/fleetform/terraform-provider-aks/internal/hub/kube/kubetest"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/mock"
 )
 

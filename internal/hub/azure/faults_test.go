@@ -20,9 +20,9 @@ import (
 	azfake "github.com/Azure/azure-sdk-for-go/sdk/azcore/fake"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 
+	"github.com/fleetform/terraform-provider-aks/internal/emulator/armemu"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/update"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
-	"github.com/fleetform/terraform-provider-aks/internal/hub/armemu"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/azure"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/azure/armclient"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/azure/armfleet"

@@ -4,7 +4,7 @@
 // the CRDs of crdFiles, one server for the whole test binary. The NodePool
 // test sends every NodePool of the engine's validation corpus (package
 // nodepooltest) under the AKS NodePool CRD
-// (kubetest/crds/aks-karpenter.sh_nodepools.yaml, as AKS Node Auto Provisioning
+// (internal/emulator/kubetest/crds/aks-karpenter.sh_nodepools.yaml, as AKS Node Auto Provisioning
 // installs it), and fails when the engine accepts a NodePool the server
 // rejects; admission_fleet_test.go and admission_nodes_test.go send what the
 // other converters write. They need no network and no binaries: the server
@@ -126,13 +126,13 @@ func checkServerDefaults(t *testing.T, caseName string, sent nodepool.NodePool, 
 // crdFiles are the CRDs the admission tests' API server serves: the AKS
 // NodePool as Node Auto Provisioning installs it, Karpenter's NodeClaim
 // (sigs.k8s.io/karpenter v1.14.1 pkg/apis/crds), Fleet's placement and
-// binding (kubetest/crds/README.md), and our own policy snapshot CRD.
+// binding (internal/emulator/kubetest/crds/README.md), and our own policy snapshot CRD.
 var crdFiles = []string{
-	"kubetest/crds/aks-karpenter.sh_nodepools.yaml",
+	"../../emulator/kubetest/crds/aks-karpenter.sh_nodepools.yaml",
 	"testdata/karpenter.sh_nodeclaims.yaml",
-	"kubetest/crds/fleet-placement.kubernetes-fleet.io_clusterresourceplacements.yaml",
-	"kubetest/crds/fleet-placement.kubernetes-fleet.io_clusterresourcebindings.yaml",
-	"kubetest/crds/fleet-placement.kubernetes-fleet.io_clusterschedulingpolicysnapshots.yaml",
+	"../../emulator/kubetest/crds/fleet-placement.kubernetes-fleet.io_clusterresourceplacements.yaml",
+	"../../emulator/kubetest/crds/fleet-placement.kubernetes-fleet.io_clusterresourcebindings.yaml",
+	"../../emulator/kubetest/crds/fleet-placement.kubernetes-fleet.io_clusterschedulingpolicysnapshots.yaml",
 }
 
 // server is the API server the admission tests share: started by the

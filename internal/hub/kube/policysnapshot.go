@@ -214,7 +214,7 @@ func annotationPath(key string) string { return "metadata.annotations[" + key + 
 // The wire form of placement.kubernetes-fleet.io/v1
 // ClusterSchedulingPolicySnapshot (kubefleet apis/placement/v1
 // policysnapshot_types.go; our CRD is
-// kubetest/crds/fleet-placement.kubernetes-fleet.io_clusterschedulingpolicysnapshots.yaml).
+// internal/emulator/kubetest/crds/fleet-placement.kubernetes-fleet.io_clusterschedulingpolicysnapshots.yaml).
 
 type policySnapshotSpec struct {
 	Policy placementPolicy `json:"policy"`

@@ -1,6 +1,8 @@
 // Package mock is the embedded mock hub: a simulated fleet described by an
-// inventory file, with persistent state in an embedded database and its own
-// clock. It needs no credentials and no network.
+// inventory file (YAML, or JSON in a *.json file), with persistent state in
+// an embedded database and its own clock. It needs no credentials and no
+// network. Reads are reads: one step (advanceTx) brings the simulated world
+// to now, in the transaction of every write (designs/hub.md §2).
 package mock
 
 import (

@@ -11,7 +11,7 @@ import (
 // rule (the error is expected at path) or none (path "").
 //
 // Sources named below: "the AKS CRD" is
-// internal/hub/kube/kubetest/crds/aks-karpenter.sh_nodepools.yaml (Azure/karpenter-provider-azure
+// internal/emulator/kubetest/crds/aks-karpenter.sh_nodepools.yaml (Azure/karpenter-provider-azure
 // pkg/apis/crds/karpenter.sh_nodepools.yaml); Karpenter functions are
 // sigs.k8s.io/karpenter v1.14.1 pkg/apis/v1; AKS Karpenter's label sets are
 // Azure/karpenter-provider-azure pkg/apis/v1beta1/labels.go.

@@ -25,7 +25,7 @@ import (
 )
 
 // crdFile is Fleet's MemberCluster CRD, a copy of
-// internal/hub/kube/kubetest/crds/fleet-cluster.kubernetes-fleet.io_memberclusters.yaml
+// internal/emulator/kubetest/crds/fleet-cluster.kubernetes-fleet.io_memberclusters.yaml
 // (kubefleet-dev/kubefleet config/crd/bases at e160c1cd).
 const crdFile = "testdata/fleet-cluster.kubernetes-fleet.io_memberclusters.yaml"
 

@@ -2,7 +2,7 @@
 // (internal/engine/fleet: a cluster's labels, taints, member agent status,
 // properties and resource usage) and Fleet's MemberCluster
 // (cluster.kubernetes-fleet.io/v1, cluster-scoped, the CRD in
-// internal/hub/kube/kubetest/crds/fleet-cluster.kubernetes-fleet.io_memberclusters.yaml) as the
+// internal/emulator/kubetest/crds/fleet-cluster.kubernetes-fleet.io_memberclusters.yaml) as the
 // fleet hub cluster's Kubernetes API serves it, in both directions, so that
 // the hub-cluster emulator (armemu/kubeapi) and the azure hub share one
 // definition of the shape:

@@ -15,8 +15,8 @@ import (
 	"k8s.io/client-go/restmapper"
 	"sigs.k8s.io/yaml"
 
+	"github.com/fleetform/terraform-provider-aks/internal/emulator/kubetest"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
-	"github.com/fleetform/terraform-provider-aks/internal/hub/kube/kubetest"
 )
 
 // HubObjectLabel marks the hub-cluster objects the Sim writes from the

@@ -8,10 +8,10 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/dynamic"
 
+	"github.com/fleetform/terraform-provider-aks/internal/emulator/kubetest"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/azure/kubeconv"
-	"github.com/fleetform/terraform-provider-aks/internal/hub/kube/kubetest"
 )
 
 // syncMemberClusters makes the hub cluster's MemberClusters those of the

@@ -15,6 +15,10 @@
 // failing status polls) can be switched on at run time.
 //
 // The protocol follows designs/arm.md §3–§7.
+//
+// It is part of the wire twin (internal/emulator): tests and
+// cmd/fleet-emulator use it, nothing that ships imports it
+// (TestImportBoundaries).
 package armemu
 
 import (
@@ -27,10 +31,10 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/fleetform/terraform-provider-aks/internal/emulator/armemu/entraid"
+	"github.com/fleetform/terraform-provider-aks/internal/emulator/armemu/kubeapi"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
-	"github.com/fleetform/terraform-provider-aks/internal/hub/armemu/entraid"
-	"github.com/fleetform/terraform-provider-aks/internal/hub/armemu/kubeapi"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/azure/armfleet"
 )
 

@@ -16,10 +16,10 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/dynamic"
 
+	"github.com/fleetform/terraform-provider-aks/internal/emulator/kubetest"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/kube"
-	"github.com/fleetform/terraform-provider-aks/internal/hub/kube/kubetest"
 )
 
 // PlacementFinalizer is the finalizer Fleet puts on every placement it

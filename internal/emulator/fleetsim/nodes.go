@@ -10,10 +10,10 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/dynamic"
 
+	"github.com/fleetform/terraform-provider-aks/internal/emulator/kubetest"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/nodepool"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/kube"
-	"github.com/fleetform/terraform-provider-aks/internal/hub/kube/kubetest"
 )
 
 // TerminationFinalizer is Karpenter's finalizer on a NodeClaim: it holds a

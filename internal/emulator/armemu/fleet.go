@@ -3,7 +3,7 @@ package armemu
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/fleetform/terraform-provider-aks/internal/hub/armemu/kubeapi"
+	"github.com/fleetform/terraform-provider-aks/internal/emulator/armemu/kubeapi"
 	"hash/fnv"
 	"net/http"
 	"strings"

@@ -22,6 +22,9 @@
 // The clusters are named in the kubetest.Env "hub" (the fleet hub cluster)
 // and "member-<name>": two Sims on one Env share them, so a test binary
 // runs one Sim at a time on the clusters it uses.
+//
+// It is part of the wire twin (internal/emulator): nothing that ships
+// imports it (TestImportBoundaries).
 package fleetsim
 
 import (
@@ -30,10 +33,10 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/fleetform/terraform-provider-aks/internal/emulator/kubetest"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/kube"
-	"github.com/fleetform/terraform-provider-aks/internal/hub/kube/kubetest"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 

@@ -28,6 +28,9 @@
 // The servers log a lot; their logs (klog, the etcd server's) are discarded
 // unless the environment variable KUBETEST_VERBOSE is 1, in which case they
 // are written to the Logger given to [Start].
+//
+// It is part of the wire twin (internal/emulator): nothing that ships
+// imports it (TestImportBoundaries).
 package kubetest
 
 import (

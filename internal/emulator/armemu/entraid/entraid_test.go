@@ -30,7 +30,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/azidentity"
 
-	"github.com/fleetform/terraform-provider-aks/internal/hub/armemu/entraid"
+	"github.com/fleetform/terraform-provider-aks/internal/emulator/armemu/entraid"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/azure/auth"
 )
 
