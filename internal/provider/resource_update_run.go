@@ -356,7 +356,7 @@ func (r *updateRunResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		return
 	}
 	var run *hub.UpdateRun
-	var acts runActions
+	var acts update.RunActions
 	if prior.Name == "" { // created: the run as configured, not started yet
 		spec := plan.spec()
 		reportWarnings(&resp.Diagnostics, "Update run", update.RunWarnings(spec, f))
@@ -378,10 +378,10 @@ func (r *updateRunResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	if len(plan.Skip)+len(plan.ApprovedGates) > 0 {
 		reportErrors(&resp.Diagnostics, "Invalid update run action", update.ValidateActions(run.ResolvedStrategy, update.Members(f), plan.Skip, plan.ApprovedGates), nil)
 	}
-	if prior.Name != "" && !acts.previewsCourse() {
+	if prior.Name != "" && !acts.PreviewsCourse() {
 		return // nothing changes the run's course: nothing to preview
 	}
-	if st := run.Status.State; prior.Name != "" && !acts.start && (st == update.StateFailed || st == update.StateStopped || st == update.StateCompleted) {
+	if st := run.Status.State; prior.Name != "" && !acts.Start && (st == update.StateFailed || st == update.StateStopped || st == update.StateCompleted) {
 		// Nothing moves until the run starts again: the skips are for that start (designs/updates.md §4).
 		reportPreview(&resp.Diagnostics, obj, preview{Headline: "the run is " + st + "; the skip holds for its next start",
 			First: "The run does not move until it starts again: change rerun_trigger to re-run it (or set stopped = false to " +
@@ -391,19 +391,19 @@ func (r *updateRunResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	p := previewRunCourse(r.hub, f, run, plan.Skip)
 	what := "if the run started then"
 	switch {
-	case prior.Name != "" && acts.start:
+	case prior.Name != "" && acts.Start:
 		what = "what the run does once started then"
 	case prior.Name != "":
 		what = "what the run does from then on"
 	}
 	reportPreview(&resp.Diagnostics, obj, runReport(p, what))
-	if acts.start || prior.Name == "" && plan.Start && !plan.Stopped {
+	if acts.Start || prior.Name == "" && plan.Start && !plan.Stopped {
 		predictedFailure(&resp.Diagnostics, obj, p)
 	}
 	// Only a start decides which members are upgraded: a skip only removes
 	// work, and a re-run (rerun_trigger) re-applies what the run failed or
 	// skipped (designs/previews.md §5).
-	if acts.start && !acts.restart {
+	if acts.Start && !acts.Restart {
 		g := guard{kind: reviewRun, token: plan.ReviewedPreview, obj: obj}
 		check(g, &resp.Diagnostics, "update, strategy, start or skip", runReviewSpec(run.ResolvedStrategy, run.Spec.ManagedClusterUpdate, plan.Start, plan.Skip),
 			p.At, update.ExpectRun(p), update.RunExpectation.Differences)
@@ -579,8 +579,8 @@ func (w *runWriter) act(prior, m *updateRunModel, timeout time.Duration) {
 	a := actionsOf(prior, m, w.run.Status.State)
 	failedBefore := w.run.Status.State == update.StateFailed
 	skip := func() bool {
-		return len(a.skips) == 0 || w.do("skip", func(pre hub.Precondition) (*hub.UpdateRun, error) {
-			return h.SkipUpdateRun(ctx, m.Name, a.skips, pre)
+		return len(a.Skips) == 0 || w.do("skip", func(pre hub.Precondition) (*hub.UpdateRun, error) {
+			return h.SkipUpdateRun(ctx, m.Name, a.Skips, pre)
 		})
 	}
 	// A run about to start (for the first time, again after a stop, or
@@ -588,16 +588,16 @@ func (w *runWriter) act(prior, m *updateRunModel, timeout time.Duration) {
 	// while the run is not running hold for the start that follows, where a
 	// skip sent after the start could find the member upgrading already,
 	// and an upgrade in flight is not aborted (designs/updates.md §4).
-	before := w.run.Status.State == update.StateNotStarted || a.start
+	before := w.run.Status.State == update.StateNotStarted || a.Start
 	if before && !skip() {
 		return
 	}
 	switch {
-	case a.stop:
+	case a.Stop:
 		if !w.do("stop", func(pre hub.Precondition) (*hub.UpdateRun, error) { return h.StopUpdateRun(ctx, m.Name, pre) }) {
 			return
 		}
-	case a.start:
+	case a.Start:
 		if !w.do("start", func(pre hub.Precondition) (*hub.UpdateRun, error) { return h.StartUpdateRun(ctx, m.Name, pre) }) {
 			return
 		}
@@ -613,7 +613,7 @@ func (w *runWriter) act(prior, m *updateRunModel, timeout time.Duration) {
 	}
 	// A run that failed before this apply, which did not start it again
 	// (a skip for its next start, say), is not this apply's failure.
-	if a.start || !failedBefore {
+	if a.Start || !failedBefore {
 		failure(w.run, prior.Name == "", w.diags)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -126,38 +125,16 @@ func unknownStrategyReport(token string, tokenUnknown, start bool) preview {
 	return out
 }
 
-// runActions are what an apply does to a run that exists (designs/updates.md
-// §4): whether it starts it (first start, resume, re-run), stops it, and the
-// skip targets it sends.
-type runActions struct {
-	start, restart, stop bool
-	skips                []update.SkipTarget
+// actionsOf decides the actions of an apply (update.DecideActions) from the
+// prior state, the planned configuration and the run's state on the hub.
+// prior is the zero model for a run being created.
+func actionsOf(prior, m *updateRunModel, state string) update.RunActions {
+	return update.DecideActions(prior.intent(), prior.Name == "", m.intent(), state)
 }
 
-// actionsOf decides the actions of an apply from the prior state, the
-// planned configuration and the run's state on the hub. prior is the zero
-// model for a run being created.
-func actionsOf(prior, m *updateRunModel, state string) runActions {
-	terminal := state == update.StateCompleted || state == update.StateFailed || state == update.StateStopped
-	var a runActions
-	switch {
-	case m.Stopped && !prior.Stopped && (state == update.StateRunning || state == update.StatePending):
-		a.stop = true
-	case m.Start && !m.Stopped && state == update.StateNotStarted:
-		a.start = true
-	case m.Start && !m.Stopped && terminal && prior.Name != "" && (m.RerunTrigger != prior.RerunTrigger || (prior.Stopped && state == update.StateStopped)):
-		a.start, a.restart = true, true
-	}
-	// A start again (a resume, a re-run) re-applies what the run skipped
-	// before it: every target the configuration still skips is sent again,
-	// before the start, so that the start begins with them skipped
-	// (designs/updates.md §4). Otherwise only the targets new to it.
-	for _, t := range m.Skip {
-		if a.restart || !slices.Contains(prior.Skip, t) {
-			a.skips = append(a.skips, t)
-		}
-	}
-	return a
+// intent is what the model asks of its run.
+func (m *updateRunModel) intent() update.RunIntent {
+	return update.RunIntent{Start: m.Start, Stopped: m.Stopped, RerunTrigger: m.RerunTrigger, Skip: m.Skip}
 }
 
 // withDescription is a list attribute with another description.
@@ -165,9 +142,6 @@ func withDescription(a rschema.ListNestedAttribute, description string) rschema.
 	a.MarkdownDescription = description
 	return a
 }
-
-// previewsCourse: the apply changes which members the run upgrades from now.
-func (a runActions) previewsCourse() bool { return a.start || len(a.skips) > 0 }
 
 // runFleet reads the fleet for a run's preview.
 func runFleet(ctx context.Context, h hub.Hub, diags *diag.Diagnostics) (*fleet.Fleet, bool) {

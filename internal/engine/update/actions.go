@@ -96,3 +96,52 @@ func orNone(s string) string {
 	}
 	return s
 }
+
+// RunIntent is what a configuration asks of a run: to start it, to keep it
+// stopped, the trigger whose change re-runs it, and its skip targets.
+type RunIntent struct {
+	Start, Stopped bool
+	RerunTrigger   string
+	Skip           []SkipTarget
+}
+
+// RunActions are what an apply does to a run (designs/updates.md §4):
+// whether it starts it (Restart: a resume or a re-run of a run that ran),
+// stops it, and the skip targets it sends.
+type RunActions struct {
+	Start, Restart, Stop bool
+	Skips                []SkipTarget
+}
+
+// PreviewsCourse tells whether the actions change which members the run
+// upgrades from now on.
+func (a RunActions) PreviewsCourse() bool { return a.Start || len(a.Skips) > 0 }
+
+// DecideActions decides the actions of an apply from what the prior state
+// asked (created: there is none, the run is being created), what the plan
+// asks and the run's state on the hub:
+//   - stop a running or pending run the configuration newly stops;
+//   - start a run not started that the configuration starts;
+//   - start again (Restart) a finished, failed or stopped run whose
+//     rerun_trigger changed, or that a stop held and the configuration no
+//     longer stops;
+//   - send the skip targets new to the configuration — every one on a
+//     restart, before the start, so that it begins with them skipped.
+func DecideActions(prior RunIntent, created bool, want RunIntent, state string) RunActions {
+	terminal := state == StateCompleted || state == StateFailed || state == StateStopped
+	var a RunActions
+	switch {
+	case want.Stopped && !prior.Stopped && (state == StateRunning || state == StatePending):
+		a.Stop = true
+	case want.Start && !want.Stopped && state == StateNotStarted:
+		a.Start = true
+	case want.Start && !want.Stopped && terminal && !created && (want.RerunTrigger != prior.RerunTrigger || (prior.Stopped && state == StateStopped)):
+		a.Start, a.Restart = true, true
+	}
+	for _, t := range want.Skip {
+		if a.Restart || !slices.Contains(prior.Skip, t) {
+			a.Skips = append(a.Skips, t)
+		}
+	}
+	return a
+}
