@@ -64,8 +64,10 @@ func (h *Hub) ApplyPlacement(ctx context.Context, p hub.Placement, pre hub.Preco
 	if err != nil {
 		return nil, err
 	}
+	// Dropped when the write is done, Fleet's answer awaited: a listing made
+	// meanwhile, by a read running beside the write, is dropped with it.
+	defer kc.placements.invalidate()
 	obj, err := writeSpec(ctx, kc, kube.PlacementGVR, placementObject(p.Name), written(kube.PlacementObject(p.Name, p.Spec)), pre)
-	kc.placements.invalidate()
 	if err != nil {
 		return nil, err
 	}
