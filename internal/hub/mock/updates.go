@@ -36,9 +36,6 @@ func (h *Hub) DeleteUpdateStrategy(_ context.Context, name string, pre Precondit
 	return del(h.store, bucketStrategies, name, pre)
 }
 
-// strategyName accepts a strategy name or its ARM id (…/updateStrategies/<name>).
-func strategyName(id string) string { return id[strings.LastIndex(id, "/")+1:] }
-
 // DefaultUpgradeDuration is how long the mock takes to upgrade one member
 // when Config.UpgradeDuration is not set.
 const DefaultUpgradeDuration = 15 * time.Minute
@@ -152,7 +149,7 @@ func resolveStrategyTx(tx *bolt.Tx, object string, spec update.RunSpec) (*update
 	case spec.UpdateStrategyID != "" && spec.Strategy != nil:
 		return nil, &hub.InvalidError{Object: object, Reason: "set either an update strategy id or an inline strategy, not both"}
 	case spec.UpdateStrategyID != "":
-		s, _, err := loadTx[strategyRecord](tx, bucketStrategies, strategyName(spec.UpdateStrategyID))
+		s, _, err := loadTx[strategyRecord](tx, bucketStrategies, update.StrategyNameFromID(spec.UpdateStrategyID))
 		if errors.Is(err, ErrNotFound) {
 			return nil, &hub.InvalidError{Object: object, Reason: fmt.Sprintf("the update strategy %q does not exist", spec.UpdateStrategyID)}
 		}
