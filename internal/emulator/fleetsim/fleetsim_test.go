@@ -27,7 +27,6 @@ import (
 	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/selector"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
-	"github.com/fleetform/terraform-provider-aks/internal/hub/azure/kubeconv"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/kube"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/mock"
 )
@@ -419,7 +418,7 @@ func TestSchedulingMatchesTheMock(t *testing.T) {
 				t.Errorf("%s: %s left the fleet and is still selected", st.step, leaving)
 			}
 			checkMemberClusters(t, kubeconfig, b)
-			mc, err := dyn.Resource(kubeconv.MemberClusterGVR).Get(ctx, leaving, metav1.GetOptions{})
+			mc, err := dyn.Resource(kube.MemberClusterGVR).Get(ctx, leaving, metav1.GetOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -501,12 +500,12 @@ func checkMemberClusters(t *testing.T, kubeconfig []byte, b *backend) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	objs := list(t, dyn, kubeconv.MemberClusterGVR, nil)
+	objs := list(t, dyn, kube.MemberClusterGVR, nil)
 	if len(objs) != len(f.Clusters) {
 		t.Errorf("%d MemberClusters %v for %d members", len(objs), names(objs), len(f.Clusters))
 	}
 	for i := range objs {
-		facts, err := kubeconv.FactsFrom(&objs[i])
+		facts, err := kube.MemberFactsFrom(&objs[i])
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,7 +11,7 @@ import (
 	"github.com/fleetform/terraform-provider-aks/internal/emulator/kubetest"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
-	"github.com/fleetform/terraform-provider-aks/internal/hub/azure/kubeconv"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/kube"
 )
 
 // syncMemberClusters makes the hub cluster's MemberClusters those of the
@@ -22,7 +22,7 @@ func (s *Sim) syncMemberClusters(ctx context.Context, c *kubetest.Cluster) error
 	if err != nil {
 		return err
 	}
-	client := c.Dynamic.Resource(kubeconv.MemberClusterGVR)
+	client := c.Dynamic.Resource(kube.MemberClusterGVR)
 	cur, err := byName(ctx, client, nil)
 	if err != nil {
 		return fmt.Errorf("fleetsim: listing MemberClusters: %w", err)
@@ -51,12 +51,12 @@ func (s *Sim) syncMemberClusters(ctx context.Context, c *kubetest.Cluster) error
 }
 
 // syncMemberCluster writes the MemberCluster of m over cur (nil: none yet).
-// The server sets the metadata kubeconv.MemberCluster carries for a
+// The server sets the metadata kube.MemberCluster carries for a
 // leaving member (deletionTimestamp) when the object is deleted: Fleet's
 // finalizer, which the object always has, then holds it. A member that
 // left and is back gets a new object.
 func syncMemberCluster(ctx context.Context, client dynamic.ResourceInterface, m *fleet.Cluster, cur *unstructured.Unstructured) error {
-	want := kubeconv.MemberCluster(m)
+	want := kube.MemberCluster(m)
 	leaving := want.GetDeletionTimestamp() != nil
 	want.SetDeletionTimestamp(nil)
 	want.SetDeletionGracePeriodSeconds(nil)

@@ -3,7 +3,7 @@
 // plays the controllers that would write to them on a real fleet:
 //
 //   - on the fleet hub cluster, Fleet's hub agent: one MemberCluster per
-//     member (kubeconv.MemberCluster), and Fleet's scheduler, which watches
+//     member (kube.MemberCluster), and Fleet's scheduler, which watches
 //     ClusterResourcePlacements and answers each new generation with
 //     ClusterResourceBindings, a ClusterSchedulingPolicySnapshot and the
 //     placement's status, deciding with the project's own scheduling engine

@@ -11,7 +11,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
-	"github.com/fleetform/terraform-provider-aks/internal/hub/azure/kubeconv"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/kube"
 )
 
 // AKSServerScope is the token scope of AKS clusters with Microsoft Entra ID
@@ -26,7 +26,7 @@ const memberClusterPage = 500
 // taints, properties, resource usage), by member name. The hub cluster's
 // kubeconfig comes from the fleet's listCredentials, or is given (azure.hub_cluster).
 // A hubless fleet has no hub cluster: no facts.
-func (inv *inventory) hubClusterFacts(ctx context.Context) (map[string]kubeconv.Facts, error) {
+func (inv *inventory) hubClusterFacts(ctx context.Context) (map[string]kube.MemberFacts, error) {
 	if inv.hubClient == nil {
 		return nil, nil
 	}
@@ -34,15 +34,15 @@ func (inv *inventory) hubClusterFacts(ctx context.Context) (map[string]kubeconv.
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]kubeconv.Facts{}
+	out := map[string]kube.MemberFacts{}
 	opts := metav1.ListOptions{Limit: memberClusterPage}
 	for {
-		list, err := kc.dyn.Resource(kubeconv.MemberClusterGVR).List(ctx, opts)
+		list, err := kc.dyn.Resource(kube.MemberClusterGVR).List(ctx, opts)
 		if err != nil {
 			return nil, kc.fail("listing the MemberClusters", err)
 		}
 		for i := range list.Items {
-			facts, err := kubeconv.FactsFrom(&list.Items[i])
+			facts, err := kube.MemberFactsFrom(&list.Items[i])
 			if err != nil {
 				return nil, err
 			}

@@ -18,7 +18,7 @@ import (
 	"github.com/fleetform/terraform-provider-aks/internal/hub/azure/aksconv"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/azure/armclient"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/azure/armfleet"
-	"github.com/fleetform/terraform-provider-aks/internal/hub/azure/kubeconv"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/kube"
 )
 
 // MaintenanceConfigName is the AKS maintenance configuration that schedules
@@ -109,7 +109,7 @@ func (inv *inventory) read(ctx context.Context, opts armclient.Options) (*fleet.
 			return nil
 		})
 	}
-	var hubFacts map[string]kubeconv.Facts
+	var hubFacts map[string]kube.MemberFacts
 	g.Go(func() error {
 		// The hub cluster holds facts no ARM operation has, for placements
 		// and the member list; update runs and profiles need none of them.

@@ -1,7 +1,9 @@
 // Package kube converts the engines' models to and from the Kubernetes
-// objects that carry them on real clusters, for the azure hub that manages
-// them there (designs/hub.md §10) and for admission tests against a real
-// API server. One
+// objects that carry them on real clusters — every Kubernetes converter of
+// the project: Fleet's MemberCluster, placement, binding and policy
+// snapshot, Karpenter's NodePool, NodeClaim and Node — for the azure hub
+// that manages them there (designs/hub.md §10), for the emulator that
+// serves them, and for admission tests against a real API server. One
 // converter per kind, one file per converter.
 //
 // The objects are *unstructured.Unstructured (what client-go's dynamic client

@@ -3,7 +3,7 @@
 // (cluster.kubernetes-fleet.io/v1, cluster-scoped) of a fleet, so that the
 // real client-go (dynamic client, discovery, REST mapper, pager) and kubectl
 // read a local fleet as they read a hub cluster (designs/hub.md §3). Each
-// object is kubeconv.MemberCluster of a cluster of the fleet.
+// object is kube.MemberCluster of a cluster of the fleet.
 //
 // What it serves, with a bearer token (any other request is 401):
 //
@@ -53,7 +53,7 @@ import (
 	"k8s.io/apimachinery/pkg/version"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
-	"github.com/fleetform/terraform-provider-aks/internal/hub/azure/kubeconv"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/kube"
 )
 
 // DefaultPageSize is the most items a list page holds when the client sets
@@ -99,7 +99,7 @@ func (s *Server) Owns(r *http.Request) bool {
 	return false
 }
 
-var memberClusters = schema.GroupResource{Group: kubeconv.Group, Resource: kubeconv.Resource}
+var memberClusters = schema.GroupResource{Group: kube.MemberClusterGroup, Resource: kube.MemberClusterResource}
 
 // ServeHTTP serves one request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -125,14 +125,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		serve = func() {
 			writeJSON(w, http.StatusOK, &metav1.APIGroupList{TypeMeta: typeMeta("APIGroupList"), Groups: []metav1.APIGroup{apiGroup()}})
 		}
-	case "/apis/" + kubeconv.Group:
+	case "/apis/" + kube.MemberClusterGroup:
 		serve = func() { g := apiGroup(); g.TypeMeta = typeMeta("APIGroup"); writeJSON(w, http.StatusOK, &g) }
-	case "/apis/" + kubeconv.APIVersion:
+	case "/apis/" + kube.MemberClusterAPIVersion:
 		serve = func() { writeJSON(w, http.StatusOK, apiResources()) }
-	case "/apis/" + kubeconv.APIVersion + "/" + kubeconv.Resource:
+	case "/apis/" + kube.MemberClusterAPIVersion + "/" + kube.MemberClusterResource:
 		serve = func() { s.list(w, r) }
 	default:
-		rest, ok := strings.CutPrefix(p, "/apis/"+kubeconv.APIVersion+"/"+kubeconv.Resource+"/")
+		rest, ok := strings.CutPrefix(p, "/apis/"+kube.MemberClusterAPIVersion+"/"+kube.MemberClusterResource+"/")
 		name, sub, _ := strings.Cut(rest, "/")
 		if ok && name != "" && (sub == "" || sub == "status") {
 			serve = func() { s.get(w, r, name) }
@@ -185,7 +185,7 @@ func build(f *fleet.Fleet) *snapshot {
 	all := fnv.New64a()
 	for i := range f.Clusters {
 		c := &f.Clusters[i]
-		u := kubeconv.MemberCluster(c)
+		u := kube.MemberCluster(c)
 		content, _ := json.Marshal(u.Object) // JSON values only: cannot fail
 		u.SetUID(uidOf(c.Name))
 		u.SetResourceVersion(versionOf(content))
@@ -312,8 +312,8 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request) {
 		page = []json.RawMessage{}
 	}
 	writeJSON(w, http.StatusOK, map[string]any{
-		"apiVersion": kubeconv.APIVersion,
-		"kind":       kubeconv.ListKind,
+		"apiVersion": kube.MemberClusterAPIVersion,
+		"kind":       kube.MemberClusterListKind,
 		"metadata":   meta,
 		"items":      page,
 	})
@@ -357,8 +357,8 @@ func apiVersions(r *http.Request) *metav1.APIVersions {
 }
 
 func apiGroup() metav1.APIGroup {
-	v := metav1.GroupVersionForDiscovery{GroupVersion: kubeconv.APIVersion, Version: kubeconv.Version}
-	return metav1.APIGroup{Name: kubeconv.Group, Versions: []metav1.GroupVersionForDiscovery{v}, PreferredVersion: v}
+	v := metav1.GroupVersionForDiscovery{GroupVersion: kube.MemberClusterAPIVersion, Version: kube.MemberClusterVersion}
+	return metav1.APIGroup{Name: kube.MemberClusterGroup, Versions: []metav1.GroupVersionForDiscovery{v}, PreferredVersion: v}
 }
 
 // apiResources is the discovery document of Fleet's cluster API, as the
@@ -367,13 +367,13 @@ func apiGroup() metav1.APIGroup {
 func apiResources() *metav1.APIResourceList {
 	return &metav1.APIResourceList{
 		TypeMeta:     typeMeta("APIResourceList"),
-		GroupVersion: kubeconv.APIVersion,
+		GroupVersion: kube.MemberClusterAPIVersion,
 		APIResources: []metav1.APIResource{
 			{
-				Name: kubeconv.Resource, SingularName: kubeconv.Singular, Namespaced: false, Kind: kubeconv.Kind,
+				Name: kube.MemberClusterResource, SingularName: kube.MemberClusterSingular, Namespaced: false, Kind: kube.MemberClusterKind,
 				Verbs: metav1.Verbs{"get", "list"}, ShortNames: []string{"cluster"}, Categories: []string{"fleet", "fleet-cluster"},
 			},
-			{Name: kubeconv.Resource + "/status", SingularName: "", Namespaced: false, Kind: kubeconv.Kind, Verbs: metav1.Verbs{"get"}},
+			{Name: kube.MemberClusterResource + "/status", SingularName: "", Namespaced: false, Kind: kube.MemberClusterKind, Verbs: metav1.Verbs{"get"}},
 		},
 	}
 }

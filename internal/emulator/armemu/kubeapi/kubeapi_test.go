@@ -30,7 +30,7 @@ import (
 	"k8s.io/client-go/tools/pager"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
-	"github.com/fleetform/terraform-provider-aks/internal/hub/azure/kubeconv"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/kube"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/mock"
 )
 
@@ -88,13 +88,13 @@ func (fx *fixture) dynamic(t *testing.T, cfg *rest.Config) dynamic.Namespaceable
 	if err != nil {
 		t.Fatal(err)
 	}
-	return c.Resource(kubeconv.MemberClusterGVR)
+	return c.Resource(kube.MemberClusterGVR)
 }
 
 // checkFacts compares what the server sent for a cluster with the fleet.
 func checkFacts(t *testing.T, c *fleet.Cluster, u *unstructured.Unstructured) {
 	t.Helper()
-	got, err := kubeconv.FactsFrom(u)
+	got, err := kube.MemberFactsFrom(u)
 	if err != nil {
 		t.Fatalf("%s: %v", c.Name, err)
 	}
@@ -164,7 +164,7 @@ func TestListAndGetWithClientGo(t *testing.T) {
 	for i := range list.Items {
 		u := &list.Items[i]
 		c := &fx.fleet.Clusters[i]
-		if u.GetAPIVersion() != kubeconv.APIVersion || u.GetKind() != kubeconv.Kind || u.GetUID() == "" || u.GetResourceVersion() == "" {
+		if u.GetAPIVersion() != kube.MemberClusterAPIVersion || u.GetKind() != kube.MemberClusterKind || u.GetUID() == "" || u.GetResourceVersion() == "" {
 			t.Errorf("%s: %s %s uid %q resourceVersion %q", c.Name, u.GetAPIVersion(), u.GetKind(), u.GetUID(), u.GetResourceVersion())
 		}
 		checkFacts(t, c, u)
@@ -330,7 +330,7 @@ func TestErrors(t *testing.T) {
 	}
 	if st := (apierrors.APIStatus)(nil); errors.As(err, &st) {
 		d := st.Status().Details
-		if d == nil || d.Name != "no-such-member" || d.Group != kubeconv.Group || d.Kind != kubeconv.Resource {
+		if d == nil || d.Name != "no-such-member" || d.Group != kube.MemberClusterGroup || d.Kind != kube.MemberClusterResource {
 			t.Errorf("NotFound details %+v", d)
 		}
 	}
@@ -360,7 +360,7 @@ func TestErrors(t *testing.T) {
 	if err := fx.dynamic(t, fx.cfg).Delete(ctx, fx.fleet.Clusters[0].Name, metav1.DeleteOptions{}); !apierrors.IsMethodNotSupported(err) {
 		t.Errorf("delete: %v, want MethodNotAllowed", err)
 	}
-	other := schema.GroupVersionResource{Group: kubeconv.Group, Version: kubeconv.Version, Resource: "internalmemberclusters"}
+	other := schema.GroupVersionResource{Group: kube.MemberClusterGroup, Version: kube.MemberClusterVersion, Resource: "internalmemberclusters"}
 	c, _ := dynamic.NewForConfig(fx.cfg)
 	if _, err := c.Resource(other).List(ctx, metav1.ListOptions{}); !apierrors.IsNotFound(err) {
 		t.Errorf("another resource: %v, want NotFound", err)
@@ -406,18 +406,18 @@ func TestRawStatus(t *testing.T) {
 		code                int
 		reason              metav1.StatusReason
 	}{
-		{"GET", "/apis/" + kubeconv.APIVersion + "/memberclusters", "", 401, metav1.StatusReasonUnauthorized},
+		{"GET", "/apis/" + kube.MemberClusterAPIVersion + "/memberclusters", "", 401, metav1.StatusReasonUnauthorized},
 		{"GET", "/version", "", 401, metav1.StatusReasonUnauthorized},
-		{"GET", "/apis/" + kubeconv.APIVersion + "/memberclusters/nope", token, 404, metav1.StatusReasonNotFound},
-		{"GET", "/apis/" + kubeconv.APIVersion + "/memberclusters/" + fx.fleet.Clusters[0].Name + "/scale", token, 404, metav1.StatusReasonNotFound},
+		{"GET", "/apis/" + kube.MemberClusterAPIVersion + "/memberclusters/nope", token, 404, metav1.StatusReasonNotFound},
+		{"GET", "/apis/" + kube.MemberClusterAPIVersion + "/memberclusters/" + fx.fleet.Clusters[0].Name + "/scale", token, 404, metav1.StatusReasonNotFound},
 		{"GET", "/apis/apps/v1", token, 404, metav1.StatusReasonNotFound},
 		{"GET", "/api/v1/namespaces", token, 404, metav1.StatusReasonNotFound},
-		{"POST", "/apis/" + kubeconv.APIVersion + "/memberclusters", token, 405, metav1.StatusReasonMethodNotAllowed},
-		{"PATCH", "/apis/" + kubeconv.APIVersion + "/memberclusters/" + fx.fleet.Clusters[0].Name, token, 405, metav1.StatusReasonMethodNotAllowed},
-		{"GET", "/apis/" + kubeconv.APIVersion + "/memberclusters?limit=two", token, 400, metav1.StatusReasonBadRequest},
-		{"GET", "/apis/" + kubeconv.APIVersion + "/memberclusters?watch=true", token, 405, metav1.StatusReasonMethodNotAllowed},
+		{"POST", "/apis/" + kube.MemberClusterAPIVersion + "/memberclusters", token, 405, metav1.StatusReasonMethodNotAllowed},
+		{"PATCH", "/apis/" + kube.MemberClusterAPIVersion + "/memberclusters/" + fx.fleet.Clusters[0].Name, token, 405, metav1.StatusReasonMethodNotAllowed},
+		{"GET", "/apis/" + kube.MemberClusterAPIVersion + "/memberclusters?limit=two", token, 400, metav1.StatusReasonBadRequest},
+		{"GET", "/apis/" + kube.MemberClusterAPIVersion + "/memberclusters?watch=true", token, 405, metav1.StatusReasonMethodNotAllowed},
 		{"GET", "/version", token, 200, ""},
-		{"GET", "/apis/" + kubeconv.Group, token, 200, ""},
+		{"GET", "/apis/" + kube.MemberClusterGroup, token, 200, ""},
 		{"GET", "/api/v1", token, 200, ""},
 	} {
 		code, st := do(c.method, c.path, c.token)
@@ -453,7 +453,7 @@ func TestDiscovery(t *testing.T) {
 	}
 	var found bool
 	for _, g := range groups {
-		found = found || g.Name == kubeconv.Group && g.PreferredVersion.Version == kubeconv.Version
+		found = found || g.Name == kube.MemberClusterGroup && g.PreferredVersion.Version == kube.MemberClusterVersion
 	}
 	if !found {
 		t.Errorf("groups %v", groups)
@@ -461,7 +461,7 @@ func TestDiscovery(t *testing.T) {
 	found = false
 	for _, l := range resources {
 		for _, r := range l.APIResources {
-			found = found || l.GroupVersion == kubeconv.APIVersion && r.Name == kubeconv.Resource && !r.Namespaced && r.Kind == kubeconv.Kind
+			found = found || l.GroupVersion == kube.MemberClusterAPIVersion && r.Name == kube.MemberClusterResource && !r.Namespaced && r.Kind == kube.MemberClusterKind
 		}
 	}
 	if !found {
@@ -473,15 +473,15 @@ func TestDiscovery(t *testing.T) {
 		t.Fatal(err)
 	}
 	mapper := restmapper.NewDiscoveryRESTMapper(gr)
-	m, err := mapper.RESTMapping(schema.GroupKind{Group: kubeconv.Group, Kind: kubeconv.Kind})
+	m, err := mapper.RESTMapping(schema.GroupKind{Group: kube.MemberClusterGroup, Kind: kube.MemberClusterKind})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Resource != kubeconv.MemberClusterGVR || m.Scope.Name() != "root" {
+	if m.Resource != kube.MemberClusterGVR || m.Scope.Name() != "root" {
 		t.Errorf("mapping %+v scope %s", m.Resource, m.Scope.Name())
 	}
 	short := restmapper.NewShortcutExpander(mapper, dc, nil)
-	if gvr, err := short.ResourceFor(schema.GroupVersionResource{Resource: "cluster"}); err != nil || gvr != kubeconv.MemberClusterGVR {
+	if gvr, err := short.ResourceFor(schema.GroupVersionResource{Resource: "cluster"}); err != nil || gvr != kube.MemberClusterGVR {
 		t.Errorf("the short name cluster: %v %v", gvr, err)
 	}
 }

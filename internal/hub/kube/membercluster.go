@@ -1,4 +1,4 @@
-// Package kubeconv converts between the hub-cluster facts of the fleet model
+// Fleet's MemberCluster. This file and memberfacts.go convert between the hub-cluster facts of the fleet model
 // (internal/engine/fleet: a cluster's labels, taints, member agent status,
 // properties and resource usage) and Fleet's MemberCluster
 // (cluster.kubernetes-fleet.io/v1, cluster-scoped, the CRD in
@@ -8,7 +8,7 @@
 // definition of the shape:
 //
 //   - MemberCluster builds the object a hub would hold for a cluster;
-//   - FactsFrom reads the facts back from such an object, as served.
+//   - MemberFactsFrom reads the facts back from such an object, as served.
 //
 // Where each fact lives (designs/hub.md §3; Fleet's API types in
 // kubefleet-dev/kubefleet apis/cluster/v1):
@@ -58,7 +58,8 @@
 // back; the other fields come back zero. Eligibility, which stops at "no
 // member agent status", is the same either way. Empty maps and lists come
 // back nil.
-package kubeconv
+
+package kube
 
 import (
 	"time"
@@ -72,17 +73,17 @@ import (
 
 // The MemberCluster API.
 const (
-	Group      = "cluster.kubernetes-fleet.io"
-	Version    = "v1"
-	APIVersion = Group + "/" + Version
-	Kind       = "MemberCluster"
-	ListKind   = "MemberClusterList"
-	Resource   = "memberclusters"
-	Singular   = "membercluster"
+	MemberClusterGroup      = "cluster.kubernetes-fleet.io"
+	MemberClusterVersion    = "v1"
+	MemberClusterAPIVersion = MemberClusterGroup + "/" + MemberClusterVersion
+	MemberClusterKind       = "MemberCluster"
+	MemberClusterListKind   = "MemberClusterList"
+	MemberClusterResource   = "memberclusters"
+	MemberClusterSingular   = "membercluster"
 )
 
 // MemberClusterGVR is the resource of Fleet's member clusters on the hub cluster.
-var MemberClusterGVR = schema.GroupVersionResource{Group: Group, Version: Version, Resource: Resource}
+var MemberClusterGVR = schema.GroupVersionResource{Group: MemberClusterGroup, Version: MemberClusterVersion, Resource: MemberClusterResource}
 
 // Names Fleet uses in a MemberCluster (kubefleet apis/cluster/v1 and the
 // hub and member agents' controllers).
@@ -93,12 +94,12 @@ const (
 	AgentConditionJoined  = "Joined"
 	AgentConditionHealthy = "Healthy"
 	// Condition types of the MemberCluster itself (set by the hub agent).
-	ConditionReadyToJoin = "ReadyToJoin"
-	ConditionJoined      = "Joined"
+	MemberConditionReadyToJoin = "ReadyToJoin"
+	MemberConditionJoined      = "Joined"
 
-	// Finalizer is the hub agent's finalizer: it holds a deleted (leaving)
+	// MemberClusterFinalizer is the hub agent's finalizer: it holds a deleted (leaving)
 	// MemberCluster until the member is cleaned up.
-	Finalizer = "kubernetes-fleet.io/membercluster-finalizer"
+	MemberClusterFinalizer = "kubernetes-fleet.io/membercluster-finalizer"
 	// IdentityNamespace is where Fleet's join instructions create the
 	// member's service account on the hub cluster.
 	IdentityNamespace = "fleet-system"
@@ -119,8 +120,8 @@ const (
 	reasonMemberJoinedUnknown = "MemberClusterJoinStateUnknown"
 )
 
-// Facts are the facts about a member cluster that the hub cluster holds.
-type Facts struct {
+// MemberFacts are the facts about a member cluster that the hub cluster holds.
+type MemberFacts struct {
 	Labels     map[string]string
 	Taints     []fleet.Taint
 	Agent      fleet.AgentStatus
@@ -143,7 +144,7 @@ func MemberCluster(c *fleet.Cluster) *unstructured.Unstructured {
 	meta := map[string]any{
 		"name":       c.Name,
 		"generation": int64(1),
-		"finalizers": []any{Finalizer},
+		"finalizers": []any{MemberClusterFinalizer},
 	}
 	if len(c.Labels) > 0 {
 		labels := make(map[string]any, len(c.Labels))
@@ -203,9 +204,9 @@ func MemberCluster(c *fleet.Cluster) *unstructured.Unstructured {
 		status["resourceUsage"] = usage
 	}
 	if a.Present {
-		conds := []any{condition(AgentConditionJoined, joinedStatus(a.Joined), agentJoinedReason(a.Joined), agentJoinedMessage(a.Joined), seen)}
+		conds := []any{memberCondition(AgentConditionJoined, joinedStatus(a.Joined), agentJoinedReason(a.Joined), agentJoinedMessage(a.Joined), seen)}
 		if a.Healthy != "" {
-			conds = append(conds, condition(AgentConditionHealthy, a.Healthy, agentHealthReason(a.Healthy), agentHealthMessage(a.Healthy), stamp(a.HealthSince)))
+			conds = append(conds, memberCondition(AgentConditionHealthy, a.Healthy, agentHealthReason(a.Healthy), agentHealthMessage(a.Healthy), stamp(a.HealthSince)))
 		}
 		status["agentStatus"] = []any{map[string]any{
 			"type":                  AgentTypeMember,
@@ -215,8 +216,8 @@ func MemberCluster(c *fleet.Cluster) *unstructured.Unstructured {
 	}
 
 	return &unstructured.Unstructured{Object: map[string]any{
-		"apiVersion": APIVersion,
-		"kind":       Kind,
+		"apiVersion": MemberClusterAPIVersion,
+		"kind":       MemberClusterKind,
 		"metadata":   meta,
 		"spec":       spec,
 		"status":     status,
@@ -227,20 +228,20 @@ func MemberCluster(c *fleet.Cluster) *unstructured.Unstructured {
 // agent derives from its agents': ReadyToJoin, and Joined (True when the
 // member agent has joined, False when it left, Unknown otherwise).
 func memberConditions(a fleet.AgentStatus, seen string) []any {
-	joined := condition(ConditionJoined, fleet.ConditionUnknown, reasonMemberJoinedUnknown, "the member agents have not all reported joining or leaving", seen)
+	joined := memberCondition(MemberConditionJoined, fleet.ConditionUnknown, reasonMemberJoinedUnknown, "the member agents have not all reported joining or leaving", seen)
 	switch {
 	case a.Present && a.Joined:
-		joined = condition(ConditionJoined, fleet.ConditionTrue, reasonMemberJoined, "the member agents have joined the fleet", seen)
+		joined = memberCondition(MemberConditionJoined, fleet.ConditionTrue, reasonMemberJoined, "the member agents have joined the fleet", seen)
 	case a.Present && a.Leaving:
-		joined = condition(ConditionJoined, fleet.ConditionFalse, reasonMemberLeft, "the member agents have left the fleet", seen)
+		joined = memberCondition(MemberConditionJoined, fleet.ConditionFalse, reasonMemberLeft, "the member agents have left the fleet", seen)
 	}
 	return []any{
-		condition(ConditionReadyToJoin, fleet.ConditionTrue, reasonReadyToJoin, "the hub cluster is ready for the member cluster to join", seen),
+		memberCondition(MemberConditionReadyToJoin, fleet.ConditionTrue, reasonReadyToJoin, "the hub cluster is ready for the member cluster to join", seen),
 		joined,
 	}
 }
 
-func condition(typ, status, reason, message, since string) map[string]any {
+func memberCondition(typ, status, reason, message, since string) map[string]any {
 	return map[string]any{
 		"type":               typ,
 		"status":             status,

@@ -1,4 +1,4 @@
-package kubeconv
+package kube
 
 import (
 	"encoding/json"
@@ -14,9 +14,9 @@ import (
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 )
 
-// Error is a MemberCluster that does not read as fleet facts: which member,
+// MemberError is a MemberCluster that does not read as fleet facts: which member,
 // which field, and what is wrong with it.
-type Error struct {
+type MemberError struct {
 	// Member is the object's metadata.name; empty when it has none.
 	Member string
 	// Field is the JSON path of the field, e.g.
@@ -26,7 +26,7 @@ type Error struct {
 	Msg   string
 }
 
-func (e *Error) Error() string {
+func (e *MemberError) Error() string {
 	who := "MemberCluster"
 	if e.Member != "" {
 		who = fmt.Sprintf("MemberCluster %q", e.Member)
@@ -37,7 +37,7 @@ func (e *Error) Error() string {
 	return who + ": " + e.Field + ": " + e.Msg
 }
 
-// FactsFrom reads a member cluster's facts from its MemberCluster, as a hub
+// MemberFactsFrom reads a member cluster's facts from its MemberCluster, as a hub
 // cluster serves it (see the package documentation for where each fact
 // lives). It reads what Fleet's scheduler reads, as it reads it: the first
 // agent status entry of type MemberAgent, and the first Joined and Healthy
@@ -45,84 +45,84 @@ func (e *Error) Error() string {
 // set. Fields it does not read are not checked. A field of the wrong type, a
 // time that is not RFC 3339, a condition status other than True, False or
 // Unknown, or a resource quantity that does not parse is an *Error naming the
-// member and the field. FactsFrom does not panic, whatever the object holds.
-func FactsFrom(u *unstructured.Unstructured) (Facts, error) {
+// member and the field. MemberFactsFrom does not panic, whatever the object holds.
+func MemberFactsFrom(u *unstructured.Unstructured) (MemberFacts, error) {
 	if u == nil || u.Object == nil {
-		return Facts{}, &Error{Msg: "no object"}
+		return MemberFacts{}, &MemberError{Msg: "no object"}
 	}
-	r := &reader{}
+	r := &memberReader{}
 	obj := u.Object
 	meta, err := r.object(obj["metadata"], "metadata")
 	if err != nil {
-		return Facts{}, err
+		return MemberFacts{}, err
 	}
 	name, err := r.str(meta["name"], "metadata.name")
 	r.member = name // named in the errors that follow, even of the type
 	if terr := r.checkType(obj); terr != nil {
-		return Facts{}, terr
+		return MemberFacts{}, terr
 	}
 	if err != nil {
-		return Facts{}, err
+		return MemberFacts{}, err
 	}
 	if _, ok := present(meta, "name"); !ok {
-		return Facts{}, r.fail("metadata.name", "is missing")
+		return MemberFacts{}, r.fail("metadata.name", "is missing")
 	}
 	if name == "" {
-		return Facts{}, r.fail("metadata.name", "is empty")
+		return MemberFacts{}, r.fail("metadata.name", "is empty")
 	}
 
-	var f Facts
+	var f MemberFacts
 	if f.Labels, err = r.stringMap(meta["labels"], "metadata.labels"); err != nil {
-		return Facts{}, err
+		return MemberFacts{}, err
 	}
 	if f.Agent.Leaving, err = r.deleted(meta["deletionTimestamp"], "metadata.deletionTimestamp"); err != nil {
-		return Facts{}, err
+		return MemberFacts{}, err
 	}
 
 	spec, err := r.object(obj["spec"], "spec")
 	if err != nil {
-		return Facts{}, err
+		return MemberFacts{}, err
 	}
 	if f.Taints, err = r.taints(spec["taints"], "spec.taints"); err != nil {
-		return Facts{}, err
+		return MemberFacts{}, err
 	}
 
 	status, err := r.object(obj["status"], "status")
 	if err != nil {
-		return Facts{}, err
+		return MemberFacts{}, err
 	}
 	if f.Properties, err = r.properties(status["properties"], "status.properties"); err != nil {
-		return Facts{}, err
+		return MemberFacts{}, err
 	}
 	if f.Usage, err = r.usage(status["resourceUsage"], "status.resourceUsage"); err != nil {
-		return Facts{}, err
+		return MemberFacts{}, err
 	}
 	leaving := f.Agent.Leaving
 	if f.Agent, err = r.agent(status["agentStatus"], "status.agentStatus"); err != nil {
-		return Facts{}, err
+		return MemberFacts{}, err
 	}
 	f.Agent.Leaving = leaving
 	return f, nil
 }
 
-// reader reads the fields of one MemberCluster, naming it in errors.
-type reader struct{ member string }
+// memberReader reads the fields of one MemberCluster, naming it in errors.
+type memberReader struct{ member string }
 
-func (r *reader) fail(path, format string, args ...any) error {
-	return &Error{Member: r.member, Field: path, Msg: fmt.Sprintf(format, args...)}
+func (r *memberReader) fail(path, format string, args ...any) error {
+	return &MemberError{Member: r.member, Field: path, Msg: fmt.Sprintf(format, args...)}
 }
 
 // checkType accepts an object of kind MemberCluster in Fleet's API group, or
 // one that does not say (a list's items may leave it to the list). Fleet's
 // v1beta1 has the same shape as v1 in every field read here.
-func (r *reader) checkType(obj map[string]any) error {
+func (r *memberReader) checkType(obj map[string]any) error {
 	if v, ok := present(obj, "kind"); ok {
 		kind, err := r.str(v, "kind")
 		if err != nil {
 			return err
 		}
-		if kind != "" && kind != Kind {
-			return r.fail("kind", "is %q, not %s", kind, Kind)
+		if kind != "" && kind != MemberClusterKind {
+			return r.fail("kind", "is %q, not %s", kind, MemberClusterKind)
 		}
 	}
 	if v, ok := present(obj, "apiVersion"); ok {
@@ -130,8 +130,8 @@ func (r *reader) checkType(obj map[string]any) error {
 		if err != nil {
 			return err
 		}
-		if group, _, _ := strings.Cut(av, "/"); av != "" && group != Group {
-			return r.fail("apiVersion", "is %q, not of the API group %s", av, Group)
+		if group, _, _ := strings.Cut(av, "/"); av != "" && group != MemberClusterGroup {
+			return r.fail("apiVersion", "is %q, not of the API group %s", av, MemberClusterGroup)
 		}
 	}
 	return nil
@@ -139,7 +139,7 @@ func (r *reader) checkType(obj map[string]any) error {
 
 // deleted reads metadata.deletionTimestamp: set (and not the zero time,
 // which metav1.Time reads as unset) means the member is leaving.
-func (r *reader) deleted(v any, path string) (bool, error) {
+func (r *memberReader) deleted(v any, path string) (bool, error) {
 	if v == nil {
 		return false, nil
 	}
@@ -150,7 +150,7 @@ func (r *reader) deleted(v any, path string) (bool, error) {
 	return !t.IsZero(), nil
 }
 
-func (r *reader) taints(v any, path string) ([]fleet.Taint, error) {
+func (r *memberReader) taints(v any, path string) ([]fleet.Taint, error) {
 	items, err := r.list(v, path)
 	if err != nil || len(items) == 0 {
 		return nil, err
@@ -180,7 +180,7 @@ func (r *reader) taints(v any, path string) ([]fleet.Taint, error) {
 	return out, nil
 }
 
-func (r *reader) properties(v any, path string) (map[string]string, error) {
+func (r *memberReader) properties(v any, path string) (map[string]string, error) {
 	m, err := r.object(v, path)
 	if err != nil || len(m) == 0 {
 		return nil, err
@@ -205,7 +205,7 @@ func (r *reader) properties(v any, path string) (map[string]string, error) {
 	return out, nil
 }
 
-func (r *reader) usage(v any, path string) (fleet.ResourceUsage, error) {
+func (r *memberReader) usage(v any, path string) (fleet.ResourceUsage, error) {
 	m, err := r.object(v, path)
 	if err != nil || m == nil {
 		return fleet.ResourceUsage{}, err
@@ -225,7 +225,7 @@ func (r *reader) usage(v any, path string) (fleet.ResourceUsage, error) {
 
 // quantities reads a resource list; its values are quantities written as
 // strings or, as the CRD allows (int-or-string), as numbers.
-func (r *reader) quantities(v any, path string) (map[string]resource.Quantity, error) {
+func (r *memberReader) quantities(v any, path string) (map[string]resource.Quantity, error) {
 	m, err := r.object(v, path)
 	if err != nil || len(m) == 0 {
 		return nil, err
@@ -260,7 +260,7 @@ func (r *reader) quantities(v any, path string) (map[string]resource.Quantity, e
 }
 
 // agent reads the member agent's status as Fleet's eligibility checker does.
-func (r *reader) agent(v any, path string) (fleet.AgentStatus, error) {
+func (r *memberReader) agent(v any, path string) (fleet.AgentStatus, error) {
 	entries, err := r.list(v, path)
 	if err != nil {
 		return fleet.AgentStatus{}, err
@@ -285,7 +285,7 @@ func (r *reader) agent(v any, path string) (fleet.AgentStatus, error) {
 	return fleet.AgentStatus{}, nil // the member agent never reported
 }
 
-func (r *reader) memberAgent(m map[string]any, path string) (fleet.AgentStatus, error) {
+func (r *memberReader) memberAgent(m map[string]any, path string) (fleet.AgentStatus, error) {
 	a := fleet.AgentStatus{Present: true}
 	var err error
 	if a.LastHeartbeat, err = r.instant(m["lastReceivedHeartbeat"], path+".lastReceivedHeartbeat"); err != nil {
@@ -330,7 +330,7 @@ func (r *reader) memberAgent(m map[string]any, path string) (fleet.AgentStatus, 
 	return a, nil
 }
 
-func (r *reader) conditionStatus(m map[string]any, path string) (string, error) {
+func (r *memberReader) conditionStatus(m map[string]any, path string) (string, error) {
 	st, err := r.requiredString(m, "status", path)
 	if err != nil {
 		return "", err
@@ -344,7 +344,7 @@ func (r *reader) conditionStatus(m map[string]any, path string) (string, error) 
 
 // instant reads a time: RFC 3339, with or without a fraction of a second;
 // absent or null is the zero time, as metav1.Time reads it.
-func (r *reader) instant(v any, path string) (time.Time, error) {
+func (r *memberReader) instant(v any, path string) (time.Time, error) {
 	if v == nil {
 		return time.Time{}, nil
 	}
@@ -362,7 +362,7 @@ func (r *reader) instant(v any, path string) (time.Time, error) {
 	return t.UTC(), nil
 }
 
-func (r *reader) stringMap(v any, path string) (map[string]string, error) {
+func (r *memberReader) stringMap(v any, path string) (map[string]string, error) {
 	m, err := r.object(v, path)
 	if err != nil || len(m) == 0 {
 		return nil, err
@@ -379,7 +379,7 @@ func (r *reader) stringMap(v any, path string) (map[string]string, error) {
 }
 
 // requiredString reads m[key], which must be a non-empty string.
-func (r *reader) requiredString(m map[string]any, key, path string) (string, error) {
+func (r *memberReader) requiredString(m map[string]any, key, path string) (string, error) {
 	p := path + "." + key
 	if _, ok := present(m, key); !ok {
 		return "", r.fail(p, "is missing")
@@ -395,7 +395,7 @@ func (r *reader) requiredString(m map[string]any, key, path string) (string, err
 }
 
 // object reads a JSON object; null or absent is nil.
-func (r *reader) object(v any, path string) (map[string]any, error) {
+func (r *memberReader) object(v any, path string) (map[string]any, error) {
 	switch m := v.(type) {
 	case nil:
 		return nil, nil
@@ -406,7 +406,7 @@ func (r *reader) object(v any, path string) (map[string]any, error) {
 }
 
 // list reads a JSON array; null or absent is nil.
-func (r *reader) list(v any, path string) ([]any, error) {
+func (r *memberReader) list(v any, path string) ([]any, error) {
 	switch l := v.(type) {
 	case nil:
 		return nil, nil
@@ -417,7 +417,7 @@ func (r *reader) list(v any, path string) ([]any, error) {
 }
 
 // str reads a JSON string; null or absent is "".
-func (r *reader) str(v any, path string) (string, error) {
+func (r *memberReader) str(v any, path string) (string, error) {
 	switch s := v.(type) {
 	case nil:
 		return "", nil

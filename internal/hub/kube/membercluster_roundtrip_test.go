@@ -1,4 +1,4 @@
-package kubeconv
+package kube
 
 import (
 	"context"
@@ -59,13 +59,13 @@ func wire(t *testing.T, u *unstructured.Unstructured) *unstructured.Unstructured
 }
 
 // factsOf are the facts of a cluster that a MemberCluster carries.
-func factsOf(c *fleet.Cluster) Facts {
-	return Facts{Labels: c.Labels, Taints: c.Taints, Agent: c.Agent, Properties: c.Properties, Usage: c.Usage}
+func factsOf(c *fleet.Cluster) MemberFacts {
+	return MemberFacts{Labels: c.Labels, Taints: c.Taints, Agent: c.Agent, Properties: c.Properties, Usage: c.Usage}
 }
 
 // sameFacts compares exactly, quantities with Cmp; a nil and an empty map or
 // list are the same.
-func sameFacts(t *testing.T, name string, got, want Facts) {
+func sameFacts(t *testing.T, name string, got, want MemberFacts) {
 	t.Helper()
 	if !sameMap(got.Labels, want.Labels) {
 		t.Errorf("%s: labels\n got %v\nwant %v", name, got.Labels, want.Labels)
@@ -121,10 +121,10 @@ func TestSampleFleetRoundTrip(t *testing.T) {
 	for i := range f.Clusters {
 		c := &f.Clusters[i]
 		u := MemberCluster(c)
-		if u.GetName() != c.Name || u.GetAPIVersion() != APIVersion || u.GetKind() != Kind {
+		if u.GetName() != c.Name || u.GetAPIVersion() != MemberClusterAPIVersion || u.GetKind() != MemberClusterKind {
 			t.Fatalf("%s: object is %s %s %q", c.Name, u.GetAPIVersion(), u.GetKind(), u.GetName())
 		}
-		got, err := FactsFrom(wire(t, u))
+		got, err := MemberFactsFrom(wire(t, u))
 		if err != nil {
 			t.Fatalf("%s: %v", c.Name, err)
 		}
@@ -186,7 +186,7 @@ func TestWireShape(t *testing.T) {
 	if _, found, _ := unstructured.NestedFieldNoCopy(u.Object, "metadata", "deletionTimestamp"); found {
 		t.Error("a member that is not leaving has a deletionTimestamp")
 	}
-	if !slices.Contains(u.GetFinalizers(), Finalizer) {
+	if !slices.Contains(u.GetFinalizers(), MemberClusterFinalizer) {
 		t.Errorf("finalizers %v", u.GetFinalizers())
 	}
 	agents, _, _ := unstructured.NestedSlice(u.Object, "status", "agentStatus")
@@ -253,7 +253,7 @@ func TestAgentRoundTrip(t *testing.T) {
 	for name, a := range agentCases() {
 		t.Run(name, func(t *testing.T) {
 			c := &fleet.Cluster{Name: "aks-agent", Agent: a}
-			got, err := FactsFrom(wire(t, MemberCluster(c)))
+			got, err := MemberFactsFrom(wire(t, MemberCluster(c)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -278,11 +278,11 @@ func TestAgentRoundTrip(t *testing.T) {
 // TestEmptyCluster: a cluster with nothing but a name has an object that
 // reads back as no facts.
 func TestEmptyCluster(t *testing.T) {
-	got, err := FactsFrom(wire(t, MemberCluster(&fleet.Cluster{Name: "bare"})))
+	got, err := MemberFactsFrom(wire(t, MemberCluster(&fleet.Cluster{Name: "bare"})))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(got, Facts{}) {
+	if !reflect.DeepEqual(got, MemberFacts{}) {
 		t.Errorf("got %+v", got)
 	}
 }
@@ -293,7 +293,7 @@ func TestNumericQuantities(t *testing.T) {
 	for _, v := range []any{int64(16), 16.0, int(16), json.Number("16")} {
 		// By hand: SetNestedField deep-copies, and panics on an int.
 		u.Object["status"].(map[string]any)["resourceUsage"].(map[string]any)["capacity"].(map[string]any)["cpu"] = v
-		got, err := FactsFrom(u)
+		got, err := MemberFactsFrom(u)
 		if err != nil {
 			t.Fatalf("%T: %v", v, err)
 		}

@@ -1,4 +1,4 @@
-package kubeconv
+package kube
 
 import (
 	"bytes"
@@ -43,18 +43,18 @@ func crdValidator(t *testing.T) func(u *unstructured.Unstructured) field.ErrorLi
 	if err := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096).Decode(&crd); err != nil {
 		t.Fatalf("%s: %v", crdFile, err)
 	}
-	if crd.Spec.Group != Group || crd.Spec.Names.Plural != Resource || crd.Spec.Names.Kind != Kind || crd.Spec.Names.ListKind != ListKind ||
-		crd.Spec.Names.Singular != Singular || crd.Spec.Scope != apiextv1.ClusterScoped {
+	if crd.Spec.Group != MemberClusterGroup || crd.Spec.Names.Plural != MemberClusterResource || crd.Spec.Names.Kind != MemberClusterKind || crd.Spec.Names.ListKind != MemberClusterListKind ||
+		crd.Spec.Names.Singular != MemberClusterSingular || crd.Spec.Scope != apiextv1.ClusterScoped {
 		t.Fatalf("the CRD names %s %+v %s, not this package's", crd.Spec.Group, crd.Spec.Names, crd.Spec.Scope)
 	}
 	var v1 *apiextv1.CustomResourceValidation
 	for _, v := range crd.Spec.Versions {
-		if v.Name == Version && v.Served {
+		if v.Name == MemberClusterVersion && v.Served {
 			v1 = v.Schema
 		}
 	}
 	if v1 == nil || v1.OpenAPIV3Schema == nil {
-		t.Fatalf("%s: no served %s with a schema", crdFile, Version)
+		t.Fatalf("%s: no served %s with a schema", crdFile, MemberClusterVersion)
 	}
 	var internal apiextensions.JSONSchemaProps
 	if err := apiextv1.Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(v1.OpenAPIV3Schema, &internal, nil); err != nil {
@@ -108,11 +108,11 @@ func TestObjectsMatchTheCRD(t *testing.T) {
 
 	// The validator does reject what the CRD forbids.
 	bad := MemberCluster(full())
-	set(bad.Object, "Maybe", "status", "agentStatus", 0, "conditions", 0, "status")
-	set(bad.Object, "PreferNoSchedule", "spec", "taints", 0, "effect")
-	set(bad.Object, "unknown", "spec", "color")
-	set(bad.Object, "yesterday", "status", "agentStatus", 0, "lastReceivedHeartbeat")
-	set(bad.Object, "x"+strings.Repeat("y", 63), "metadata", "name")
+	setPath(bad.Object, "Maybe", "status", "agentStatus", 0, "conditions", 0, "status")
+	setPath(bad.Object, "PreferNoSchedule", "spec", "taints", 0, "effect")
+	setPath(bad.Object, "unknown", "spec", "color")
+	setPath(bad.Object, "yesterday", "status", "agentStatus", 0, "lastReceivedHeartbeat")
+	setPath(bad.Object, "x"+strings.Repeat("y", 63), "metadata", "name")
 	errs := validate(bad)
 	for _, want := range []string{"conditions[0].status", "taints[0].effect", "spec.color", "lastReceivedHeartbeat", "metadata.name max length is 63"} {
 		if !strings.Contains(errs.ToAggregate().Error(), want) {
