@@ -201,7 +201,7 @@ func buildTx(tx *bolt.Tx, doc *inventoryDoc, at time.Time, upgrade time.Duration
 // advancedFleetTx fires the triggers due at now over f (the fleet built at
 // now) inside tx, and returns the fleet built again when any fired.
 func advancedFleetTx(tx *bolt.Tx, doc *inventoryDoc, f *fleet.Fleet, now time.Time, upgrade time.Duration) (*fleet.Fleet, error) {
-	fired, err := fireTriggersTx(tx, f, now, func(at time.Time) (*fleet.Fleet, error) { return buildTx(tx, doc, at, upgrade) })
+	fired, err := fireTriggersTx(tx, doc, f, now, upgrade)
 	if err != nil || !fired {
 		return f, err
 	}
@@ -230,7 +230,7 @@ func (h *Hub) advanceTx(tx *bolt.Tx) error {
 	if err != nil {
 		return err
 	}
-	fired, err := fireTriggersTx(tx, f, now, func(at time.Time) (*fleet.Fleet, error) { return buildTx(tx, doc, at, h.UpgradeDuration()) })
+	fired, err := fireTriggersTx(tx, doc, f, now, h.UpgradeDuration())
 	if fired {
 		h.written.Store(true) // the next Fleet resolves again from what is now stored
 	}
@@ -253,7 +253,7 @@ func (h *Hub) readTx(ctx context.Context, fn func(tx *bolt.Tx, f *fleet.Fleet) e
 	}
 	doc := h.doc.Load()
 	return h.store.Simulate(func(tx *bolt.Tx) error {
-		_, err := fireTriggersTx(tx, f, h.Now(), func(at time.Time) (*fleet.Fleet, error) { return buildTx(tx, doc, at, h.UpgradeDuration()) })
+		_, err := fireTriggersTx(tx, doc, f, h.Now(), h.UpgradeDuration())
 		if err != nil {
 			return err
 		}

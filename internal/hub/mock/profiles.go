@@ -176,18 +176,19 @@ func generatedRunName(profile string, t time.Time) string {
 }
 
 // fireTriggersTx fires, inside tx, the auto-upgrade triggers due at now
-// over f (the fleet at now), oldest first; build gives the fleet at an
-// earlier instant (a trigger's members are those of its own instant). It
+// over f (the fleet at now), oldest first; a trigger's members are those
+// of the fleet at its own instant (doc built then, members upgrading for
+// upgrade each). It
 // reports whether it fired any. A write stores them (advanceTx); a read
 // sees them in a transaction it rolls back.
-func fireTriggersTx(tx *bolt.Tx, f *fleet.Fleet, now time.Time, build func(time.Time) (*fleet.Fleet, error)) (bool, error) {
+func fireTriggersTx(tx *bolt.Tx, doc *inventoryDoc, f *fleet.Fleet, now time.Time, upgrade time.Duration) (bool, error) {
 	fired := false
 	for range maxTriggersPerRead {
 		name, res, ok, err := nextTriggerTx(tx, f, now)
 		if err != nil || !ok {
 			return fired, err
 		}
-		then, err := build(res.At)
+		then, err := buildTx(tx, doc, res.At, upgrade)
 		if err != nil {
 			return fired, err
 		}
