@@ -305,7 +305,7 @@ func (h *Hub) loadInventory(name string, data []byte, modified time.Time) error 
 		h.pending.Store(nil)
 		return nil
 	}
-	raw, err := decodeInventory(name, data)
+	raw, err := decodedOnce(key, name, data)
 	if err != nil {
 		return err
 	}
@@ -319,4 +319,37 @@ func (h *Hub) loadInventory(name string, data []byte, modified time.Time) error 
 	h.doc.Store(&inventoryDoc{name: name, raw: raw, epoch: epoch})
 	h.pending.Store(&pendingSnapshot{key: key, snap: inventorySnapshot{Raw: raw, Epoch: epoch}})
 	return nil
+}
+
+// decoded are the documents this process decoded, by snapshot key: a pure
+// cache of the parse (the instant a document took effect is still the
+// loading hub's), for the processes that open many hubs before any write
+// stores the snapshot (the wire emulator opens one per request). At most
+// maxDecoded are kept.
+var decoded struct {
+	sync.Mutex
+	docs map[string]*rawInventory
+}
+
+const maxDecoded = 4
+
+// decodedOnce decodes data (named name) unless this process already did.
+func decodedOnce(key, name string, data []byte) (*rawInventory, error) {
+	decoded.Lock()
+	raw, ok := decoded.docs[key]
+	decoded.Unlock()
+	if ok {
+		return raw, nil
+	}
+	raw, err := decodeInventory(name, data)
+	if err != nil {
+		return nil, err
+	}
+	decoded.Lock()
+	if len(decoded.docs) >= maxDecoded || decoded.docs == nil {
+		decoded.docs = map[string]*rawInventory{}
+	}
+	decoded.docs[key] = raw
+	decoded.Unlock()
+	return raw, nil
 }
