@@ -1,10 +1,11 @@
 package placement
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
+	"maps"
+	"slices"
 	"time"
+
+	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 )
@@ -20,15 +21,34 @@ const FulfilledMessage = "found all cluster needed as specified by the schedulin
 // FleetFingerprint digests what scheduling depends on: each member's
 // labels, taints, properties, resource usage and eligibility at now. Fleet's
 // scheduler runs again for a placement when a member changes; a hub that
-// schedules lazily runs it again when the fingerprint changes.
+// schedules lazily runs it again when the fingerprint changes. It is an
+// explicit key (fleet.Digest): a hub stores it, and no field name or
+// encoding of the fleet's types is part of it.
 func FleetFingerprint(f *fleet.Fleet, now time.Time) string {
-	h := sha256.New()
-	enc := json.NewEncoder(h)
+	d := fleet.NewDigest("placement.FleetFingerprint/2")
+	d.Int(int64(len(f.Clusters)))
 	for i := range f.Clusters {
 		c := &f.Clusters[i]
-		_ = enc.Encode([]any{c.Name, c.Labels, c.Taints, c.Properties, c.Usage, fleet.CheckEligibility(c, now).Eligible})
+		d.String(c.Name)
+		d.Map(c.Labels)
+		d.Int(int64(len(c.Taints)))
+		for _, t := range c.Taints {
+			d.String(t.Key)
+			d.String(t.Value)
+			d.String(t.Effect)
+		}
+		d.Map(c.Properties)
+		for _, q := range []map[string]resource.Quantity{c.Usage.Capacity, c.Usage.Allocatable, c.Usage.Available} {
+			d.Int(int64(len(q)))
+			for _, k := range slices.Sorted(maps.Keys(q)) {
+				v := q[k]
+				d.String(k)
+				d.String(v.String()) // canonical: 1000m and 1 are one quantity
+			}
+		}
+		d.Bool(fleet.CheckEligibility(c, now).Eligible)
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	return d.Sum()
 }
 
 // StoredDecisions are the decisions of a cycle a hub keeps, bounded as

@@ -1,7 +1,6 @@
 package placement
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
@@ -34,10 +33,7 @@ func Schedule(spec Spec, f *fleet.Fleet, held []string, now time.Time, opts Sche
 	if !f.Shared() {
 		return schedule(s, f, held, now, opts)
 	}
-	key, err := scheduleKey(s.Policy, held, now, opts)
-	if err != nil { // not a policy a plan can hold: nothing to share
-		return schedule(s, f, held, now, opts)
-	}
+	key := scheduleKey(s.Policy, held, now, opts)
 	out := fleet.Derive(f, key, func() scheduled {
 		r, err := schedule(s, f, held, now, opts)
 		return scheduled{r, err}
@@ -48,23 +44,6 @@ func Schedule(spec Spec, f *fleet.Fleet, held []string, now time.Time, opts Sche
 type scheduled struct {
 	result Result
 	err    error
-}
-
-// scheduleKey names everything a cycle depends on besides the fleet.
-func scheduleKey(pol Policy, held []string, now time.Time, opts ScheduleOptions) (string, error) {
-	var prev *Policy
-	if opts.Prev != nil {
-		prev = &opts.Prev.Policy
-	}
-	b, err := json.Marshal(struct {
-		Policy    Policy
-		Held      []string
-		Now       int64
-		Prev      *Policy
-		Recorded  map[string]Score
-		Scheduled []string
-	}{pol, held, now.UnixNano(), prev, opts.Recorded, opts.Scheduled})
-	return "placement.Schedule " + string(b), err
 }
 
 // clone copies the result's slices: a shared result is never handed out.

@@ -232,8 +232,20 @@ func TestRelativeAgesFollowTheClock(t *testing.T) {
 // 500 hub objects in 50 namespaces (the placement selects 10 of them), a
 // resource change rolled out 10% at a time, untracked objects making each
 // batch wait a minute; the hub's clock moves 10 s a read, so that every
-// read brings the rollout on and writes it.
-func BenchmarkPlacementRolloutRead1k500(b *testing.B) {
+// read resolves the fleet again and replays the rollout to a new instant.
+func BenchmarkPlacementRolloutRead1k500(b *testing.B) { benchRolloutReads(b, 1, nil) }
+
+// BenchmarkPlacementRolloutRefresh20x50 is a refresh of 20 placements of 50
+// clusters each over the same fleet and hub objects, all rolling out the
+// same change: one refresh reads them at one instant, as a Terraform
+// command does (the fleet is resolved once for all), and the clock moves
+// 10 s between refreshes. Reported per placement (ns/placement).
+func BenchmarkPlacementRolloutRefresh20x50(b *testing.B) {
+	fifty := 50
+	benchRolloutReads(b, 20, &fifty)
+}
+
+func benchRolloutReads(b *testing.B, placements int, pick *int) {
 	dir := b.TempDir()
 	file := filepath.Join(dir, "fleet.json")
 	inventory := func(version string) []byte {
@@ -267,11 +279,18 @@ func BenchmarkPlacementRolloutRead1k500(b *testing.B) {
 	h.clock = &Clock{cfg: ClockConfig{Mode: ClockScaled, Time: testNow, Scale: 1}, anchor: testNow, real: func() time.Time { return now }}
 	ten := "10%"
 	ctx := context.Background()
-	p := hub.Placement{Meta: hub.Meta{Name: "web"}, Spec: placement.Spec{
-		ResourceSelectors: []placement.ResourceSelector{{Version: "v1", Kind: "Namespace", Name: "ns-07"}},
-		Strategy:          placement.Strategy{Type: placement.RollingUpdateStrategy, RollingUpdate: &placement.RollingUpdate{MaxUnavailable: &ten}}}}
-	if _, err := h.ApplyPlacement(ctx, p, hub.Precondition{}); err != nil {
-		b.Fatal(err)
+	names := make([]string, placements)
+	for i := range names {
+		names[i] = fmt.Sprintf("web-%02d", i)
+		p := hub.Placement{Meta: hub.Meta{Name: names[i]}, Spec: placement.Spec{
+			ResourceSelectors: []placement.ResourceSelector{{Version: "v1", Kind: "Namespace", Name: "ns-07"}},
+			Strategy:          placement.Strategy{Type: placement.RollingUpdateStrategy, RollingUpdate: &placement.RollingUpdate{MaxUnavailable: &ten}}}}
+		if pick != nil {
+			p.Spec.Policy = placement.Policy{PlacementType: placement.PickN, NumberOfClusters: pick}
+		}
+		if _, err := h.ApplyPlacement(ctx, p, hub.Precondition{}); err != nil {
+			b.Fatal(err)
+		}
 	}
 	now = now.Add(time.Hour)
 	if err := os.WriteFile(file, inventory("2"), 0o644); err != nil {
@@ -279,15 +298,24 @@ func BenchmarkPlacementRolloutRead1k500(b *testing.B) {
 	}
 	later := time.Now().Add(time.Second)
 	_ = os.Chtimes(file, later, later)
-	got, err := h.GetPlacement(ctx, "web")
-	if err != nil || got.Status.ResourceIndex != 1 || len(got.Status.Selected) < 900 {
-		b.Fatalf("index %d, %d selected, %v", got.Status.ResourceIndex, len(got.Status.Selected), err)
+	want := 900
+	if pick != nil {
+		want = *pick
+	}
+	for _, name := range names {
+		got, err := h.GetPlacement(ctx, name)
+		if err != nil || got.Status.ResourceIndex != 1 || len(got.Status.Selected) < want {
+			b.Fatalf("%s: index %d, %d selected, %v", name, got.Status.ResourceIndex, len(got.Status.Selected), err)
+		}
 	}
 	b.ReportAllocs()
 	for b.Loop() {
 		now = now.Add(10 * time.Second)
-		if _, err := h.GetPlacement(ctx, "web"); err != nil {
-			b.Fatal(err)
+		for _, name := range names {
+			if _, err := h.GetPlacement(ctx, name); err != nil {
+				b.Fatal(err)
+			}
 		}
 	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*placements), "ns/placement")
 }
