@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"regexp"
 
@@ -57,6 +56,24 @@ type autoUpgradeProfileModel struct {
 }
 
 func (autoUpgradeProfileResource) model() any { return &autoUpgradeProfileModel{} }
+
+// profiles is the auto-upgrade profile's lifecycle (kind).
+var profiles = &kind[autoUpgradeProfileModel, hub.AutoUpgradeProfile, update.ProfileSpec]{
+	typ:      autoUpgradeProfileType,
+	id:       func(m *autoUpgradeProfileModel) string { return m.ID },
+	name:     func(m *autoUpgradeProfileModel) string { return m.Name },
+	spec:     func(m *autoUpgradeProfileModel) update.ProfileSpec { return m.ProfileSpec },
+	defaults: update.ProfileWithDefaults,
+	get: func(ctx context.Context, h hub.Hub, id string) (*hub.AutoUpgradeProfile, error) {
+		return h.GetAutoUpgradeProfile(ctx, id)
+	},
+	del: func(ctx context.Context, h hub.Hub, id string, pre hub.Precondition) error {
+		return h.DeleteAutoUpgradeProfile(ctx, id, pre)
+	},
+	parts: func(p *hub.AutoUpgradeProfile) (hub.Meta, update.ProfileSpec, *update.ProfileSpec) {
+		return p.Meta, p.Spec, p.Written
+	},
+}
 
 // profileStatusDoc is the profile's trigger history as the hub reports it.
 type profileStatusDoc struct {
@@ -187,11 +204,7 @@ func (r *autoUpgradeProfileResource) ModifyPlan(ctx context.Context, req resourc
 	if !strategyInFleet(r.hub, plan.UpdateStrategyID, unknown, &resp.Diagnostics) {
 		return
 	}
-	if refuseTakenName(ctx, req, r.hub, obj, unknown.covers(field.Root("name")),
-		func() (bool, error) {
-			p, err := r.hub.GetAutoUpgradeProfile(ctx, plan.Name)
-			return err == nil && sameSpec(p.Spec, plan.ProfileSpec, update.ProfileWithDefaults), err
-		}, &resp.Diagnostics) {
+	if profiles.refuseTaken(ctx, req, r.hub, &plan, unknown.covers(field.Root("name")), &resp.Diagnostics) {
 		return
 	}
 	if !req.State.Raw.IsNull() {
@@ -294,7 +307,7 @@ func (r *autoUpgradeProfileResource) Update(ctx context.Context, req resource.Up
 	if _, ok := readValue(req.State.Raw, &prior, &resp.Diagnostics); !ok {
 		return
 	}
-	guard := updateGuard(ctx, req.Private, r.current(ctx, prior.ID, prior.ProfileSpec), &resp.Diagnostics)
+	guard := profiles.updateGuard(ctx, r.hub, req.Private, &prior, &resp.Diagnostics)
 	var planned autoUpgradeProfileModel
 	if _, ok := readValue(req.Plan.Raw, &planned, &resp.Diagnostics); !ok {
 		return
@@ -334,13 +347,10 @@ func (r *autoUpgradeProfileResource) apply(ctx context.Context, op string, prior
 			return
 		}
 	}
-	var p *hub.AutoUpgradeProfile
-	write := func(pre hub.Precondition) (err error) {
-		p, err = r.hub.PutAutoUpgradeProfile(ctx, hub.AutoUpgradeProfile{Meta: hub.Meta{Name: m.Name}, Spec: m.ProfileSpec}, pre)
-		return err
-	}
-	if err := guarded(write); err != nil {
-		hubError(diags, op, obj, err)
+	p, ok := profiles.write(op, &m, guarded, func(pre hub.Precondition) (*hub.AutoUpgradeProfile, error) {
+		return r.hub.PutAutoUpgradeProfile(ctx, hub.AutoUpgradeProfile{Meta: hub.Meta{Name: m.Name}, Spec: m.ProfileSpec}, pre)
+	}, diags)
+	if !ok {
 		return
 	}
 	m.ID = p.Name
@@ -378,38 +388,14 @@ func (r *autoUpgradeProfileResource) apply(ctx context.Context, op string, prior
 	saveVersion(ctx, private, got.Meta, diags)
 }
 
-// current reads the profile for conditionalWrite: its metadata, and whether
-// its spec is still the one Terraform last read.
-func (r *autoUpgradeProfileResource) current(ctx context.Context, name string, last update.ProfileSpec) func() (hub.Meta, bool, error) {
-	return currentSpec(func() (hub.Meta, update.ProfileSpec, error) {
-		p, err := r.hub.GetAutoUpgradeProfile(ctx, name)
-		if err != nil {
-			return hub.Meta{}, update.ProfileSpec{}, err
-		}
-		return p.Meta, p.Spec, nil
-	}, last, update.ProfileWithDefaults)
-}
-
 func (r *autoUpgradeProfileResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var prior autoUpgradeProfileModel
-	if _, ok := readValue(req.State.Raw, &prior, &resp.Diagnostics); !ok {
+	prior, p, ok := profiles.read(ctx, r.hub, req, resp)
+	if !ok {
 		return
 	}
-	p, err := r.hub.GetAutoUpgradeProfile(ctx, prior.ID)
-	if errors.Is(err, hub.ErrNotFound) {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	if err != nil {
-		hubError(&resp.Diagnostics, opRead, objectRef{autoUpgradeProfileType, prior.ID}, err)
-		return
-	}
-	saveVersion(ctx, resp.Private, p.Meta, &resp.Diagnostics)
 	m := prior
 	m.ID, m.Name = p.Name, p.Name
-	if !sameSpec(prior.ProfileSpec, p.Spec, update.ProfileWithDefaults) { // imported, or changed outside Terraform
-		m.ProfileSpec = adoptSpec(p.Spec, importForm(ctx, req.Private, resp.Private, prior.ProfileSpec, p.Written, &resp.Diagnostics), update.ProfileWithDefaults)
-	}
+	m.ProfileSpec, _ = profiles.adopt(ctx, req.Private, resp.Private, prior.ProfileSpec, p, &resp.Diagnostics) // imported, or changed outside Terraform
 	m.ReviewedPreview = settle(&resp.Diagnostics, m.ReviewedPreview, reviewProfile, objectRef{autoUpgradeProfileType, m.Name}, profileReviewSpec(m.ProfileSpec), func() (any, bool) {
 		f, err := r.hub.Fleet(ctx)
 		if err != nil {
@@ -422,14 +408,7 @@ func (r *autoUpgradeProfileResource) Read(ctx context.Context, req resource.Read
 }
 
 func (r *autoUpgradeProfileResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var m autoUpgradeProfileModel
-	if _, ok := readValue(req.State.Raw, &m, &resp.Diagnostics); !ok {
-		return
-	}
-	del := func(pre hub.Precondition) error { return r.hub.DeleteAutoUpgradeProfile(ctx, m.ID, pre) }
-	if err := conditionalWrite(savedVersion(ctx, req.Private, &resp.Diagnostics), r.current(ctx, m.ID, m.ProfileSpec), del); err != nil && !errors.Is(err, hub.ErrNotFound) {
-		hubError(&resp.Diagnostics, opDelete, objectRef{autoUpgradeProfileType, m.ID}, err)
-	}
+	profiles.delete(ctx, r.hub, req, resp)
 }
 
 // profileARMID is an auto-upgrade profile's ARM id (fixed segments in any case).

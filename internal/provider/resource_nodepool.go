@@ -52,6 +52,42 @@ func (nodePoolResource) model() any { return &nodePoolModel{} }
 
 func (m nodePoolModel) ref() objectRef { return objectRef{nodePoolType, m.Cluster + "/" + m.Name} }
 
+// nodePools is the NodePool's lifecycle (kind): its id is <cluster>/<name>.
+var nodePools = &kind[nodePoolModel, hub.NodePool, nodepool.NodePool]{
+	typ:      nodePoolType,
+	id:       func(m *nodePoolModel) string { return m.ID },
+	name:     func(m *nodePoolModel) string { return m.Cluster + "/" + m.Name },
+	spec:     func(m *nodePoolModel) nodepool.NodePool { return m.NodePool },
+	defaults: nodepool.WithDefaults,
+	get: func(ctx context.Context, h hub.Hub, id string) (*hub.NodePool, error) {
+		cluster, name, err := splitNodePoolID(id)
+		if err != nil {
+			return nil, err
+		}
+		return h.GetNodePool(ctx, cluster, name)
+	},
+	del: func(ctx context.Context, h hub.Hub, id string, pre hub.Precondition) error {
+		cluster, name, err := splitNodePoolID(id)
+		if err != nil {
+			return err
+		}
+		return h.DeleteNodePool(ctx, cluster, name, pre)
+	},
+	parts: func(np *hub.NodePool) (hub.Meta, nodepool.NodePool, *nodepool.NodePool) {
+		return np.Meta, np.Spec, np.Written
+	},
+	status: func(np *hub.NodePool) any { return newNodePoolStatusDoc(np.Status) },
+}
+
+// splitNodePoolID is the cluster and the name a NodePool's id gives.
+func splitNodePoolID(id string) (cluster, name string, err error) {
+	cluster, name, ok := strings.Cut(id, "/")
+	if !ok || cluster == "" || name == "" {
+		return "", "", invalidID{"id " + id + " is not <cluster>/<nodepool>."}
+	}
+	return cluster, name, nil
+}
+
 // nodePoolPreviewDoc is the plan preview (designs/nap.md §7), one line per
 // fact, rendered in the plan diagnostic (report). The structured allowances
 // and timeline are the aks_nap_disruption_preview data source's.
@@ -163,11 +199,7 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if !ok {
 		return
 	}
-	if refuseTakenName(ctx, req, r.hub, plan.ref(), unknown.covers(field.Root("cluster")) || unknown.covers(field.Root("name")),
-		func() (bool, error) {
-			np, err := r.hub.GetNodePool(ctx, plan.Cluster, plan.Name)
-			return err == nil && sameSpec(np.Spec, plan.NodePool, nodepool.WithDefaults), err
-		}, &resp.Diagnostics) {
+	if nodePools.refuseTaken(ctx, req, r.hub, &plan, unknown.covers(field.Root("cluster")) || unknown.covers(field.Root("name")), &resp.Diagnostics) {
 		return
 	}
 	var before *nodepool.NodePool
@@ -440,8 +472,7 @@ func (r *nodePoolResource) Update(ctx context.Context, req resource.UpdateReques
 	if _, ok := readValue(req.State.Raw, &prior, &resp.Diagnostics); !ok {
 		return
 	}
-	guard := updateGuard(ctx, req.Private, r.current(ctx, prior.Cluster, prior.Name, prior.NodePool), &resp.Diagnostics)
-	r.apply(ctx, opUpdate, req.Plan, guard, &resp.State, resp.Private, &resp.Diagnostics)
+	r.apply(ctx, opUpdate, req.Plan, nodePools.updateGuard(ctx, r.hub, req.Private, &prior, &resp.Diagnostics), &resp.State, resp.Private, &resp.Diagnostics)
 }
 
 // apply sends the planned NodePool to its cluster (a create must not find
@@ -452,60 +483,26 @@ func (r *nodePoolResource) apply(ctx context.Context, op string, plan tfsdk.Plan
 	if _, ok := readValue(plan.Raw, &m, diags); !ok || diags.HasError() {
 		return
 	}
-	var np *hub.NodePool
-	write := func(pre hub.Precondition) (err error) {
-		np, err = r.hub.ApplyNodePool(ctx, hub.NodePool{Meta: hub.Meta{Name: m.Name}, Cluster: m.Cluster, Spec: m.NodePool}, pre)
-		return err
+	np, ok := nodePools.write(op, &m, guarded, func(pre hub.Precondition) (*hub.NodePool, error) {
+		return r.hub.ApplyNodePool(ctx, hub.NodePool{Meta: hub.Meta{Name: m.Name}, Cluster: m.Cluster, Spec: m.NodePool}, pre)
+	}, diags)
+	if ok {
+		nodePools.record(ctx, plan.Raw, m.Cluster+"/"+m.Name, np, state, private, diags)
 	}
-	if err := guarded(write); err != nil {
-		hubError(diags, op, m.ref(), err)
-		return
-	}
-	state.Raw = plan.Raw
-	diags.Append(state.SetAttribute(ctx, path.Root("id"), m.Cluster+"/"+m.Name)...)
-	setComputed(ctx, state, state.Schema, path.Root("status"), newNodePoolStatusDoc(np.Status), diags)
-	saveVersion(ctx, private, np.Meta, diags)
-}
-
-// current reads the NodePool for conditionalWrite: its metadata, and
-// whether its spec is still the one Terraform last read.
-func (r *nodePoolResource) current(ctx context.Context, cluster, name string, last nodepool.NodePool) func() (hub.Meta, bool, error) {
-	return currentSpec(func() (hub.Meta, nodepool.NodePool, error) {
-		np, err := r.hub.GetNodePool(ctx, cluster, name)
-		if err != nil {
-			return hub.Meta{}, nodepool.NodePool{}, err
-		}
-		return np.Meta, np.Spec, nil
-	}, last, nodepool.WithDefaults)
 }
 
 func (r *nodePoolResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var prior nodePoolModel
-	if _, ok := readValue(req.State.Raw, &prior, &resp.Diagnostics); !ok {
+	prior, np, ok := nodePools.read(ctx, r.hub, req, resp)
+	if !ok {
 		return
 	}
-	cluster, name, ok := strings.Cut(prior.ID, "/")
-	if !ok || cluster == "" || name == "" {
-		resp.Diagnostics.AddAttributeError(path.Root("id"), "Invalid NodePool id", "id "+prior.ID+" is not <cluster>/<nodepool>.")
-		return
-	}
-	np, err := r.hub.GetNodePool(ctx, cluster, name)
-	if errors.Is(err, hub.ErrNotFound) {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	if err != nil {
-		hubError(&resp.Diagnostics, opRead, objectRef{nodePoolType, prior.ID}, err)
-		return
-	}
-	saveVersion(ctx, resp.Private, np.Meta, &resp.Diagnostics)
+	cluster, name := np.Cluster, np.Name
 	status := newNodePoolStatusDoc(np.Status)
 	m := prior
 	m.Cluster, m.Name, m.Status = cluster, name, &status
-	adopted := !sameSpec(prior.NodePool, np.Spec, nodepool.WithDefaults) || prior.Cluster != cluster || prior.Name != name
-	if adopted { // imported, or changed outside Terraform
-		m.NodePool = adoptSpec(np.Spec, importForm(ctx, req.Private, resp.Private, prior.NodePool, np.Written, &resp.Diagnostics), nodepool.WithDefaults)
-	}
+	var adopted bool
+	m.NodePool, adopted = nodePools.adopt(ctx, req.Private, resp.Private, prior.NodePool, np, &resp.Diagnostics) // imported, or changed outside Terraform
+	adopted = adopted || prior.Cluster != cluster || prior.Name != name
 	budgets := nodepool.WithDefaults(m.NodePool).Disruption.Budgets
 	m.ReviewedPreview = settle(&resp.Diagnostics, m.ReviewedPreview, reviewNodePool, m.ref(), nodePoolReviewSpec(budgets), func() (any, bool) {
 		live, err := r.hub.NodePoolNodes(ctx, cluster, name)
@@ -519,14 +516,7 @@ func (r *nodePoolResource) Read(ctx context.Context, req resource.ReadRequest, r
 }
 
 func (r *nodePoolResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var m nodePoolModel
-	if _, ok := readValue(req.State.Raw, &m, &resp.Diagnostics); !ok {
-		return
-	}
-	del := func(pre hub.Precondition) error { return r.hub.DeleteNodePool(ctx, m.Cluster, m.Name, pre) }
-	if err := conditionalWrite(savedVersion(ctx, req.Private, &resp.Diagnostics), r.current(ctx, m.Cluster, m.Name, m.NodePool), del); err != nil && !errors.Is(err, hub.ErrNotFound) {
-		hubError(&resp.Diagnostics, opDelete, m.ref(), err)
-	}
+	nodePools.delete(ctx, r.hub, req, resp)
 }
 
 func (r *nodePoolResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {

@@ -56,6 +56,23 @@ type placementModel struct {
 
 func (placementResource) model() any { return &placementModel{} }
 
+// placements is the placement's lifecycle (kind). Its status document
+// depends on the model's preview_limit, so the resource records it itself.
+var placements = &kind[placementModel, hub.Placement, placement.Spec]{
+	typ:      placementType,
+	id:       func(m *placementModel) string { return m.ID },
+	name:     func(m *placementModel) string { return m.Name },
+	spec:     func(m *placementModel) placement.Spec { return m.Spec },
+	defaults: placement.WithDefaults,
+	get: func(ctx context.Context, h hub.Hub, id string) (*hub.Placement, error) {
+		return h.GetPlacement(ctx, id)
+	},
+	del: func(ctx context.Context, h hub.Hub, id string, pre hub.Precondition) error {
+		return h.DeletePlacement(ctx, id, pre)
+	},
+	parts: func(p *hub.Placement) (hub.Meta, placement.Spec, *placement.Spec) { return p.Meta, p.Spec, p.Written },
+}
+
 // placementStatusDoc is what the hub holds, bounded (designs/previews.md §6):
 // counts, not the clusters, which the aks_fleet_placement data source lists.
 type placementStatusDoc struct {
@@ -240,11 +257,7 @@ func (r *placementResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	if !ok {
 		return
 	}
-	if refuseTakenName(ctx, req, r.hub, objectRef{placementType, plan.Name}, unknown.covers(field.Root("name")),
-		func() (bool, error) {
-			p, err := r.hub.GetPlacement(ctx, plan.Name)
-			return err == nil && sameSpec(p.Spec, plan.Spec, placement.WithDefaults), err
-		}, &resp.Diagnostics) {
+	if placements.refuseTaken(ctx, req, r.hub, &plan, unknown.covers(field.Root("name")), &resp.Diagnostics) {
 		return
 	}
 	var prior *placementModel
@@ -320,8 +333,7 @@ func (r *placementResource) Update(ctx context.Context, req resource.UpdateReque
 		r.record(ctx, req.Plan, m.PreviewLimit, p, &resp.State, resp.Private, &resp.Diagnostics)
 		return
 	}
-	guard := updateGuard(ctx, req.Private, r.current(ctx, prior.Name, prior.Spec), &resp.Diagnostics)
-	r.apply(ctx, opUpdate, req.Plan, guard, &resp.State, resp.Private, &resp.Diagnostics)
+	r.apply(ctx, opUpdate, req.Plan, placements.updateGuard(ctx, r.hub, req.Private, &prior, &resp.Diagnostics), &resp.State, resp.Private, &resp.Diagnostics)
 }
 
 // apply sends the planned spec to the hub (a create must not find the
@@ -333,13 +345,10 @@ func (r *placementResource) apply(ctx context.Context, op string, plan tfsdk.Pla
 	if _, ok := readValue(plan.Raw, &m, diags); !ok || diags.HasError() {
 		return
 	}
-	var p *hub.Placement
-	write := func(pre hub.Precondition) (err error) {
-		p, err = r.hub.ApplyPlacement(ctx, hub.Placement{Meta: hub.Meta{Name: m.Name}, Spec: m.Spec}, pre)
-		return err
-	}
-	if err := guarded(write); err != nil {
-		hubError(diags, op, objectRef{placementType, m.Name}, err)
+	p, ok := placements.write(op, &m, guarded, func(pre hub.Precondition) (*hub.Placement, error) {
+		return r.hub.ApplyPlacement(ctx, hub.Placement{Meta: hub.Meta{Name: m.Name}, Spec: m.Spec}, pre)
+	}, diags)
+	if !ok {
 		return
 	}
 	timeout := "update"
@@ -412,10 +421,8 @@ func (r *placementResource) await(ctx context.Context, m placementModel, p *hub.
 // record stores the planned value with the hub's id and status, and the
 // placement's version in private state.
 func (r *placementResource) record(ctx context.Context, plan tfsdk.Plan, limit int, p *hub.Placement, state *tfsdk.State, private privateSetter, diags *diag.Diagnostics) {
-	state.Raw = plan.Raw
-	diags.Append(state.SetAttribute(ctx, path.Root("id"), p.Name)...)
+	placements.record(ctx, plan.Raw, p.Name, p, state, private, diags)
 	setComputed(ctx, state, state.Schema, path.Root("status"), newPlacementStatusDoc(p, limit), diags)
-	saveVersion(ctx, private, p.Meta, diags)
 	for _, c := range p.Status.Conditions {
 		if c.Type == placement.CondScheduled && c.Reason == placement.ReasonInvalidResourceSelectors {
 			// The hub's resources changed since plan: Fleet refuses what the plan admitted.
@@ -426,41 +433,17 @@ func (r *placementResource) record(ctx context.Context, plan tfsdk.Plan, limit i
 	}
 }
 
-// current reads the placement for conditionalWrite: its metadata, and
-// whether its spec is still the one Terraform last read.
-func (r *placementResource) current(ctx context.Context, name string, last placement.Spec) func() (hub.Meta, bool, error) {
-	return currentSpec(func() (hub.Meta, placement.Spec, error) {
-		p, err := r.hub.GetPlacement(hub.FreshReads(ctx), name) // the version a write is conditioned on: now
-		if err != nil {
-			return hub.Meta{}, placement.Spec{}, err
-		}
-		return p.Meta, p.Spec, nil
-	}, last, placement.WithDefaults)
-}
-
 func (r *placementResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var prior placementModel
-	if _, ok := readValue(req.State.Raw, &prior, &resp.Diagnostics); !ok {
+	prior, p, ok := placements.read(ctx, r.hub, req, resp)
+	if !ok {
 		return
 	}
-	p, err := r.hub.GetPlacement(ctx, prior.ID)
-	if errors.Is(err, hub.ErrNotFound) {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	if err != nil {
-		hubError(&resp.Diagnostics, opRead, objectRef{placementType, prior.ID}, err)
-		return
-	}
-	saveVersion(ctx, resp.Private, p.Meta, &resp.Diagnostics)
 	m := prior
 	m.ID = p.Name
-	adopted := !sameSpec(prior.Spec, p.Spec, placement.WithDefaults) || prior.PreviewLimit == 0
-	if adopted { // imported, or changed outside Terraform
-		m.Spec = adoptSpec(p.Spec, importForm(ctx, req.Private, resp.Private, prior.Spec, p.Written, &resp.Diagnostics), placement.WithDefaults)
-	}
-	if m.PreviewLimit == 0 { // imported
-		m.PreviewLimit = placement.DefaultPreviewLimit
+	var adopted bool
+	m.Spec, adopted = placements.adopt(ctx, req.Private, resp.Private, prior.Spec, p, &resp.Diagnostics) // imported, or changed outside Terraform
+	if m.PreviewLimit == 0 {                                                                             // imported
+		m.PreviewLimit, adopted = placement.DefaultPreviewLimit, true
 	}
 	m.ReviewedPreview = settle(&resp.Diagnostics, m.ReviewedPreview, reviewPlacement, objectRef{placementType, m.Name}, placementReviewSpec(m.Spec), func() (any, bool) {
 		return placement.Expect(placement.Result{Selected: p.Status.Selected}), true
@@ -471,14 +454,7 @@ func (r *placementResource) Read(ctx context.Context, req resource.ReadRequest, 
 }
 
 func (r *placementResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var m placementModel
-	if _, ok := readValue(req.State.Raw, &m, &resp.Diagnostics); !ok {
-		return
-	}
-	del := func(pre hub.Precondition) error { return r.hub.DeletePlacement(ctx, m.ID, pre) }
-	if err := conditionalWrite(savedVersion(ctx, req.Private, &resp.Diagnostics), r.current(ctx, m.ID, m.Spec), del); err != nil && !errors.Is(err, hub.ErrNotFound) {
-		hubError(&resp.Diagnostics, opDelete, objectRef{placementType, m.ID}, err)
-	}
+	placements.delete(ctx, r.hub, req, resp)
 }
 
 func (r *placementResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {

@@ -106,6 +106,24 @@ type updateRunModel struct {
 
 func (updateRunResource) model() any { return &updateRunModel{} }
 
+// runs is the update run's lifecycle (kind). A run is deleted by its own
+// Delete, which stops it first.
+var runs = &kind[updateRunModel, hub.UpdateRun, update.RunSpec]{
+	typ:      updateRunType,
+	id:       func(m *updateRunModel) string { return m.ID },
+	name:     func(m *updateRunModel) string { return m.Name },
+	spec:     (*updateRunModel).spec,
+	defaults: update.RunWithDefaults,
+	get: func(ctx context.Context, h hub.Hub, id string) (*hub.UpdateRun, error) {
+		return h.GetUpdateRun(ctx, id)
+	},
+	del: func(ctx context.Context, h hub.Hub, id string, pre hub.Precondition) error {
+		return h.DeleteUpdateRun(ctx, id, pre)
+	},
+	parts:  func(r *hub.UpdateRun) (hub.Meta, update.RunSpec, *update.RunSpec) { return r.Meta, r.Spec, r.Written },
+	status: func(r *hub.UpdateRun) any { return newRunStatusDoc(r.Status) },
+}
+
 type runTimeouts struct {
 	Create string `json:"create"`
 	Update string `json:"update"`
@@ -309,11 +327,7 @@ func (r *updateRunResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	if !strategyInFleet(r.hub, plan.UpdateStrategyID, unknown, &resp.Diagnostics) {
 		return
 	}
-	if refuseTakenName(ctx, req, r.hub, objectRef{updateRunType, plan.Name}, unknown.covers(field.Root("name")),
-		func() (bool, error) {
-			run, err := r.hub.GetUpdateRun(ctx, plan.Name)
-			return err == nil && sameSpec(run.Spec, plan.spec(), update.RunWithDefaults), err
-		}, &resp.Diagnostics) {
+	if runs.refuseTaken(ctx, req, r.hub, &plan, unknown.covers(field.Root("name")), &resp.Diagnostics) {
 		return
 	}
 	prior := &updateRunModel{} // the zero model: a run being created
@@ -765,30 +779,19 @@ func progress(st update.RunStatus) (done, total int, stage string) {
 // record stores the planned (or prior) value as it is, with the hub's id,
 // the preview and the status, and the run's version in private state.
 func (r *updateRunResource) record(ctx context.Context, raw tftypes.Value, state *tfsdk.State, private privateSetter, m updateRunModel, run *hub.UpdateRun, diags *diag.Diagnostics) {
-	state.Raw = raw
-	diags.Append(state.SetAttribute(ctx, path.Root("id"), run.Name)...)
-	setComputed(ctx, state, state.Schema, path.Root("status"), newRunStatusDoc(run.Status), diags)
-	saveVersion(ctx, private, run.Meta, diags)
+	runs.record(ctx, raw, run.Name, run, state, private, diags)
 }
 
 func (r *updateRunResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var m updateRunModel
-	if _, ok := readValue(req.State.Raw, &m, &resp.Diagnostics); !ok {
-		return
-	}
-	run, err := r.hub.GetUpdateRun(ctx, m.ID)
-	if errors.Is(err, hub.ErrNotFound) {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	if err != nil {
-		hubError(&resp.Diagnostics, opRead, objectRef{updateRunType, m.ID}, err)
+	m, run, ok := runs.read(ctx, r.hub, req, resp)
+	if !ok {
 		return
 	}
 	adopted := false
 	if m.Name == "" { // imported: the hub's spec, and actions as the run's state says they were taken
 		m.Name, adopted = run.Name, true
-		m.setSpec(adoptSpec(run.Spec, importForm(ctx, req.Private, resp.Private, m.spec(), run.Written, &resp.Diagnostics), update.RunWithDefaults))
+		spec, _ := runs.adopt(ctx, req.Private, resp.Private, m.spec(), run, &resp.Diagnostics)
+		m.setSpec(spec)
 		m.Start = run.Status.State != update.StateNotStarted
 		m.Stopped = run.Status.State == update.StateStopped || run.Status.State == update.StateStopping
 	} else if !sameSpec(m.spec(), run.Spec, update.RunWithDefaults) { // changed outside Terraform

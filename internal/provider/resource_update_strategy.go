@@ -52,6 +52,24 @@ type updateStrategyModel struct {
 
 func (updateStrategyResource) model() any { return &updateStrategyModel{} }
 
+// strategies is the update strategy's lifecycle (kind).
+var strategies = &kind[updateStrategyModel, hub.UpdateStrategy, update.Strategy]{
+	typ:      updateStrategyType,
+	id:       func(m *updateStrategyModel) string { return m.ID },
+	name:     func(m *updateStrategyModel) string { return m.Name },
+	spec:     func(m *updateStrategyModel) update.Strategy { return m.Strategy },
+	defaults: update.StrategyWithDefaults,
+	get: func(ctx context.Context, h hub.Hub, id string) (*hub.UpdateStrategy, error) {
+		return h.GetUpdateStrategy(ctx, id)
+	},
+	del: func(ctx context.Context, h hub.Hub, id string, pre hub.Precondition) error {
+		return h.DeleteUpdateStrategy(ctx, id, pre)
+	},
+	parts: func(s *hub.UpdateStrategy) (hub.Meta, update.Strategy, *update.Strategy) {
+		return s.Meta, s.Spec, s.Written
+	},
+}
+
 // strategyPreviewDoc is what the strategy's groups resolve to in the fleet
 // now, one line per group: the plan diagnostic's content (report).
 type strategyPreviewDoc struct {
@@ -131,11 +149,7 @@ func (r *updateStrategyResource) ModifyPlan(ctx context.Context, req resource.Mo
 	if !ok {
 		return
 	}
-	if refuseTakenName(ctx, req, r.hub, objectRef{updateStrategyType, plan.Name}, unknown.covers(field.Root("name")),
-		func() (bool, error) {
-			s, err := r.hub.GetUpdateStrategy(ctx, plan.Name)
-			return err == nil && sameSpec(s.Spec, plan.Strategy, update.StrategyWithDefaults), err
-		}, &resp.Diagnostics) {
+	if strategies.refuseTaken(ctx, req, r.hub, &plan, unknown.covers(field.Root("name")), &resp.Diagnostics) {
 		return
 	}
 	if !req.State.Raw.IsNull() {
@@ -195,8 +209,7 @@ func (r *updateStrategyResource) Update(ctx context.Context, req resource.Update
 	if _, ok := readValue(req.State.Raw, &prior, &resp.Diagnostics); !ok {
 		return
 	}
-	guard := updateGuard(ctx, req.Private, r.current(ctx, prior.Name, prior.Strategy), &resp.Diagnostics)
-	r.apply(ctx, opUpdate, req.Plan, guard, &resp.State, resp.Private, &resp.Diagnostics)
+	r.apply(ctx, opUpdate, req.Plan, strategies.updateGuard(ctx, r.hub, req.Private, &prior, &resp.Diagnostics), &resp.State, resp.Private, &resp.Diagnostics)
 }
 
 // apply sends the planned strategy to the hub (a create must not find it; an
@@ -207,62 +220,27 @@ func (r *updateStrategyResource) apply(ctx context.Context, op string, plan tfsd
 	if _, ok := readValue(plan.Raw, &m, diags); !ok || diags.HasError() {
 		return
 	}
-	var s *hub.UpdateStrategy
-	write := func(pre hub.Precondition) (err error) {
-		s, err = r.hub.PutUpdateStrategy(ctx, hub.UpdateStrategy{Meta: hub.Meta{Name: m.Name}, Spec: m.Strategy}, pre)
-		return err
+	s, ok := strategies.write(op, &m, guarded, func(pre hub.Precondition) (*hub.UpdateStrategy, error) {
+		return r.hub.PutUpdateStrategy(ctx, hub.UpdateStrategy{Meta: hub.Meta{Name: m.Name}, Spec: m.Strategy}, pre)
+	}, diags)
+	if ok {
+		strategies.record(ctx, plan.Raw, s.Name, s, state, private, diags)
 	}
-	if err := guarded(write); err != nil {
-		hubError(diags, op, objectRef{updateStrategyType, m.Name}, err)
-		return
-	}
-	state.Raw = plan.Raw
-	diags.Append(state.SetAttribute(ctx, path.Root("id"), s.Name)...)
-	saveVersion(ctx, private, s.Meta, diags)
-}
-
-// current reads the strategy for conditionalWrite: its metadata, and whether
-// its stages are still the ones Terraform last read.
-func (r *updateStrategyResource) current(ctx context.Context, name string, last update.Strategy) func() (hub.Meta, bool, error) {
-	return currentSpec(func() (hub.Meta, update.Strategy, error) {
-		s, err := r.hub.GetUpdateStrategy(ctx, name)
-		if err != nil {
-			return hub.Meta{}, update.Strategy{}, err
-		}
-		return s.Meta, s.Spec, nil
-	}, last, update.StrategyWithDefaults)
 }
 
 func (r *updateStrategyResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var prior updateStrategyModel
-	if _, ok := readValue(req.State.Raw, &prior, &resp.Diagnostics); !ok {
+	prior, s, ok := strategies.read(ctx, r.hub, req, resp)
+	if !ok {
 		return
 	}
-	s, err := r.hub.GetUpdateStrategy(ctx, prior.ID)
-	if errors.Is(err, hub.ErrNotFound) {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	if err != nil {
-		hubError(&resp.Diagnostics, opRead, objectRef{updateStrategyType, prior.ID}, err)
-		return
-	}
-	saveVersion(ctx, resp.Private, s.Meta, &resp.Diagnostics)
-	if !sameSpec(prior.Strategy, s.Spec, update.StrategyWithDefaults) || prior.Name != s.Name { // imported, or changed outside Terraform
-		setState(ctx, &resp.State, updateStrategyModel{ID: s.Name, Name: s.Name, Strategy: adoptSpec(s.Spec, importForm(ctx, req.Private, resp.Private, prior.Strategy, s.Written, &resp.Diagnostics), update.StrategyWithDefaults)},
-			&resp.Diagnostics)
+	spec, adopted := strategies.adopt(ctx, req.Private, resp.Private, prior.Strategy, s, &resp.Diagnostics)
+	if adopted || prior.Name != s.Name { // imported, or changed outside Terraform
+		setState(ctx, &resp.State, updateStrategyModel{ID: s.Name, Name: s.Name, Strategy: spec}, &resp.Diagnostics)
 	}
 }
 
 func (r *updateStrategyResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var m updateStrategyModel
-	if _, ok := readValue(req.State.Raw, &m, &resp.Diagnostics); !ok {
-		return
-	}
-	del := func(pre hub.Precondition) error { return r.hub.DeleteUpdateStrategy(ctx, m.ID, pre) }
-	if err := conditionalWrite(savedVersion(ctx, req.Private, &resp.Diagnostics), r.current(ctx, m.ID, m.Strategy), del); err != nil && !errors.Is(err, hub.ErrNotFound) {
-		hubError(&resp.Diagnostics, opDelete, objectRef{updateStrategyType, m.ID}, err)
-	}
+	strategies.delete(ctx, r.hub, req, resp)
 }
 
 // ImportState takes the strategy's name or its ARM id; the id recorded is
