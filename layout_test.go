@@ -36,6 +36,10 @@ func TestImportBoundaries(t *testing.T) {
 			"the engine is pure: no hub, no provider, no Terraform types, no logging (no I/O)"},
 		{"internal/hub", nil, append([]string{module + "/internal/provider"}, terraformTypes...),
 			"hubs store and execute; the provider sits above them (tflog is theirs too: every hub call is logged)"},
+		{"internal/hub/mock/inventory", nil, []string{module + "/internal/hub/mock", "go.etcd.io/bbolt"},
+			"the inventory reads files and keeps nothing: the mock hub stores what it decoded"},
+		{"internal/hub/mock/store", nil, []string{module + "/internal/hub/mock/inventory"},
+			"the store keeps records and decides nothing about them; what an inventory says is the mock hub's business"},
 	}
 	checked := 0
 	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/mock"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/mock/inventory"
 )
 
 // hubFactory builds the hub a provider configuration asks for. It is the one
@@ -39,8 +40,8 @@ func newHub(ctx context.Context, cfg providerModel) (hub.Hub, diag.Diagnostics) 
 		return nil, diags
 	}
 	h, err := mock.New(mc)
-	var inventoryErr mock.InventoryError
-	var inventoryErrs mock.InventoryErrors
+	var inventoryErr inventory.Error
+	var inventoryErrs inventory.Errors
 	switch {
 	case errors.As(err, &inventoryErr) || errors.As(err, &inventoryErrs):
 		diags.AddAttributeError(path.Root("mock").AtName("fleet_file"), "Invalid fleet inventory", err.Error())

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fleetform/terraform-provider-aks/internal/hub/mock"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/mock/store"
 )
 
 // Reads are reads (designs/hub.md §2): `terraform plan` — refresh included,
@@ -57,7 +57,7 @@ func TestAccPlanWritesNothingOnTheMock(t *testing.T) {
 	} else {
 		t.Logf("the plans left the state at %s; the apply brought it to %s", before, after)
 	}
-	s, err := mock.OpenStore(state)
+	s, err := store.Open(state)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func TestAccPlanWritesNothingOnTheMock(t *testing.T) {
 // file: both stay as they are while nothing writes.
 func stateFingerprint(t *testing.T, path string) string {
 	t.Helper()
-	s, err := mock.OpenStore(path)
+	s, err := store.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}

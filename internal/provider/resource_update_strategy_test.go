@@ -25,7 +25,7 @@ import (
 
 const usAddr = "aks_fleet_update_strategy.test"
 
-// The sample fleet's update groups (internal/hub/mock/sample_fleet.yaml);
+// The sample fleet's update groups (internal/hub/mock/inventory/sample_fleet.yaml);
 // aks-sea-edge-01 and aks-weu-dev-01 have none.
 const (
 	canaryLine = "4 members: aks-east-dev-01, aks-east-prod-01, aks-sea-stage-01, aks-weu-stage-01 (concurrency 1)"

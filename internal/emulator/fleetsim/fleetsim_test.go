@@ -29,6 +29,7 @@ import (
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/kube"
 	"github.com/fleetform/terraform-provider-aks/internal/hub/mock"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/mock/inventory"
 )
 
 var env *kubetest.Env
@@ -66,7 +67,7 @@ type backend struct {
 func newBackend(t *testing.T) *backend {
 	dir := t.TempDir()
 	b := &backend{t: t, file: filepath.Join(dir, "fleet.yaml"), state: filepath.Join(dir, "state.db")}
-	if err := os.WriteFile(b.file, mock.SampleFleet, 0o644); err != nil {
+	if err := os.WriteFile(b.file, inventory.Sample, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	b.at(t0)

@@ -9,7 +9,7 @@ import (
 	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/selector"
 	"github.com/fleetform/terraform-provider-aks/internal/fleetgen"
-	"github.com/fleetform/terraform-provider-aks/internal/hub/mock"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/mock/inventory"
 )
 
 // The benchmarks run on the project's synthetic fleets (internal/fleetgen),
@@ -21,7 +21,7 @@ var benchNow = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 func generatedFleet(tb testing.TB, n int) *fleet.Fleet {
 	tb.Helper()
 	data := fleetgen.Generate(fleetgen.Options{Clusters: n, Regions: 10, Seed: 42, StaleEvery: 50, TaintEvery: 40})
-	f, err := mock.ParseInventory("fleetgen.json", data, benchNow)
+	f, err := inventory.Parse("fleetgen.json", data, benchNow)
 	if err != nil {
 		tb.Fatal(err)
 	}

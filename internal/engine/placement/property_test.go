@@ -18,7 +18,7 @@ import (
 	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/selector"
 	"github.com/fleetform/terraform-provider-aks/internal/fleetgen"
-	"github.com/fleetform/terraform-provider-aks/internal/hub/mock"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/mock/inventory"
 )
 
 // TestScheduleInvariants is the property-based test of issue 9: random
@@ -69,7 +69,7 @@ func TestScheduleInvariants(t *testing.T) {
 		if i%51 == 50 {
 			data := fleetgen.Generate(fleetgen.Options{Clusters: 150, Regions: 1 + r.IntN(5), Seed: r.Uint64(), StaleEvery: 30, TaintEvery: 20})
 			var err error
-			if f, err = mock.ParseInventory("fleetgen.json", data, propNow); err != nil {
+			if f, err = inventory.Parse("fleetgen.json", data, propNow); err != nil {
 				t.Fatal(err)
 			}
 		} else {

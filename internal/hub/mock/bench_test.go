@@ -10,26 +10,11 @@ import (
 	"time"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
-	"github.com/fleetform/terraform-provider-aks/internal/engine/selector"
 	"github.com/fleetform/terraform-provider-aks/internal/fleetgen"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
-	"gopkg.in/yaml.v2"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/mock/inventory"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/mock/store"
 )
-
-func TestGeneratedFleetLoads(t *testing.T) {
-	opts := fleetgen.Options{Clusters: 300, Seed: 3, StaleEvery: 10, TaintEvery: 7, NAPNodes: 2}
-	f, err := ParseInventory("gen.json", fleetgen.Generate(opts), testNow)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(f.Clusters) != 300 {
-		t.Fatalf("%d clusters", len(f.Clusters))
-	}
-	again, _ := ParseInventory("gen.json", fleetgen.Generate(opts), testNow)
-	if again.Clusters[123].Properties["kubernetes-fleet.io/node-count"] != f.Clusters[123].Properties["kubernetes-fleet.io/node-count"] {
-		t.Fatal("generator is not deterministic")
-	}
-}
 
 // The inventory snapshot must give exactly the fleet a fresh parse gives,
 // with relative times resolved against the current clock, and an edited
@@ -48,7 +33,7 @@ func TestInventoryCache(t *testing.T) {
 	if _, ok := first.cachedInventory(snapshotKey(mustRead(t, file))); ok || first.pending.Load() == nil {
 		t.Fatal("a read stored the snapshot")
 	}
-	if _, err := first.PutUpdateStrategy(context.Background(), hub.UpdateStrategy{Meta: hub.Meta{Name: "s"}}, Precondition{}); err != nil {
+	if _, err := first.PutUpdateStrategy(context.Background(), hub.UpdateStrategy{Meta: hub.Meta{Name: "s"}}, store.Precondition{}); err != nil {
 		t.Fatal(err)
 	}
 	cfg.Clock.Time = testNow.Add(time.Hour)
@@ -60,7 +45,7 @@ func TestInventoryCache(t *testing.T) {
 		t.Fatal("the later command decoded the file again")
 	}
 	cached, _ := h.Fleet(context.Background())
-	fresh, _ := LoadInventoryFile(file, testNow.Add(time.Hour))
+	fresh, _ := inventory.LoadFile(file, testNow.Add(time.Hour))
 	cq, fq := cached.Clusters[7].Usage.Available["cpu"], fresh.Clusters[7].Usage.Available["cpu"]
 	if len(cached.Clusters) != 20 || !cached.Clusters[0].Agent.LastHeartbeat.Equal(fresh.Clusters[0].Agent.LastHeartbeat) || cq.Cmp(fq) != 0 {
 		t.Fatalf("snapshot differs from a fresh parse")
@@ -86,15 +71,6 @@ func mustRead(t *testing.T, path string) []byte {
 	return data
 }
 
-var benchFilter = selector.ClusterFilter{
-	Labels: &selector.LabelSelector{MatchExpressions: []selector.LabelExpression{{Key: "env", Operator: selector.OpIn, Values: []string{"prod", "staging"}}}},
-	Properties: &selector.PropertySelector{MatchExpressions: []selector.PropertyExpression{
-		{Name: "kubernetes-fleet.io/node-count", Operator: selector.OpGe, Values: []string{"5"}},
-		{Name: "resources.kubernetes-fleet.io/available-cpu", Operator: selector.OpGt, Values: []string{"8"}},
-	}},
-	EligibleOnly: true,
-}
-
 // BenchmarkLoadAndFilter5000 is what each Terraform command does with a
 // 5,000-cluster inventory file: open the hub (state database, inventory
 // snapshot), build the fleet, and filter it with a 3-expression selector
@@ -111,7 +87,7 @@ func BenchmarkLoadAndFilter5000(b *testing.B) {
 		b.Fatal(err)
 	}
 	// and its first write stores the decoded document for the next commands.
-	if _, err := h.PutUpdateStrategy(context.Background(), hub.UpdateStrategy{Meta: hub.Meta{Name: "first"}}, Precondition{}); err != nil {
+	if _, err := h.PutUpdateStrategy(context.Background(), hub.UpdateStrategy{Meta: hub.Meta{Name: "first"}}, store.Precondition{}); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
@@ -122,43 +98,10 @@ func BenchmarkLoadAndFilter5000(b *testing.B) {
 			b.Fatal(err)
 		}
 		f, _ := h.Fleet(context.Background())
-		got, err := benchFilter.Apply(f, h.Now())
+		got, err := fleetgen.BenchFilter.Apply(f, h.Now())
 		if err != nil || len(got) == 0 {
 			b.Fatalf("%d matches, %v", len(got), err)
 		}
-	}
-}
-
-// BenchmarkParseInventory5000Cold is the first command after the inventory
-// file changed: strict decoding, validation and the same filter, for the
-// same fleet written as JSON (what fleetgen writes) and as YAML.
-func BenchmarkParseInventory5000Cold(b *testing.B) {
-	js := fleetgen.Generate(fleetgen.Options{Clusters: 5000, Seed: 1, StaleEvery: 50, TaintEvery: 40})
-	var doc any
-	if err := json.Unmarshal(js, &doc); err != nil {
-		b.Fatal(err)
-	}
-	yml, err := yaml.Marshal(doc)
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, c := range []struct {
-		name string
-		data []byte
-	}{{"fleet.json", js}, {"fleet.yaml", yml}} {
-		b.Run(filepath.Ext(c.name)[1:], func(b *testing.B) {
-			b.SetBytes(int64(len(c.data)))
-			b.ReportAllocs()
-			for b.Loop() {
-				f, err := ParseInventory(c.name, c.data, testNow)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if _, err := benchFilter.Apply(f, testNow); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
 	}
 }
 

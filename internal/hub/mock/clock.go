@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/fleetform/terraform-provider-aks/internal/hub/mock/store"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -87,7 +88,7 @@ type clockAnchor struct {
 // is the one write a read may cause: once per setting, the clock's, not the
 // simulated world's (designs/hub.md §2) — without it, time would stand still
 // for every command until a write.
-func NewClock(cfg ClockConfig, store *Store, real func() time.Time) (*Clock, error) {
+func NewClock(cfg ClockConfig, db *store.Store, real func() time.Time) (*Clock, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -96,7 +97,7 @@ func NewClock(cfg ClockConfig, store *Store, real func() time.Time) (*Clock, err
 		return c, nil
 	}
 	found := false
-	err := store.View(func(tx *bolt.Tx) error {
+	err := db.View(func(tx *bolt.Tx) error {
 		if a, ok := anchorTx(tx); ok && a.Start.Equal(cfg.Time) && a.Scale == cfg.Scale {
 			c.anchor, found = a.Anchor, true
 		}
@@ -105,12 +106,12 @@ func NewClock(cfg ClockConfig, store *Store, real func() time.Time) (*Clock, err
 	if err != nil || found {
 		return c, err
 	}
-	err = store.Update(func(tx *bolt.Tx) error {
+	err = db.Update(func(tx *bolt.Tx) error {
 		if a, ok := anchorTx(tx); ok && a.Start.Equal(cfg.Time) && a.Scale == cfg.Scale {
 			c.anchor = a.Anchor // another process stored it meanwhile
 			return nil
 		}
-		b, err := tx.CreateBucketIfNotExists([]byte(bucketMeta))
+		b, err := tx.CreateBucketIfNotExists([]byte(store.BucketMeta))
 		if err != nil {
 			return err
 		}
@@ -123,7 +124,7 @@ func NewClock(cfg ClockConfig, store *Store, real func() time.Time) (*Clock, err
 
 func anchorTx(tx *bolt.Tx) (clockAnchor, bool) {
 	var a clockAnchor
-	b := tx.Bucket([]byte(bucketMeta))
+	b := tx.Bucket([]byte(store.BucketMeta))
 	if b == nil {
 		return a, false
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/fleetform/terraform-provider-aks/internal/engine/selector"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/update"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/mock/store"
 )
 
 // The golden state files are databases of each format as the code of its
@@ -27,7 +28,7 @@ import (
 // file of the current format is written, and only on purpose:
 //
 //	go test ./internal/hub/mock -run TestGolden -update
-var updateGolden = flag.Bool("update", false, "rewrite "+goldenState(formatVersion)+" from the fixtures of golden_test.go")
+var updateGolden = flag.Bool("update", false, "rewrite "+goldenState(store.FormatVersion)+" from the fixtures of golden_test.go")
 
 func goldenState(version int) string { return fmt.Sprintf("testdata/state-v%d.db", version) }
 
@@ -106,10 +107,10 @@ func writeGolden(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state.db")
 	h := goldenHub(t, path)
 	ctx := context.Background()
-	create := Precondition{IfNoneMatch: true}
+	create := store.Precondition{IfNoneMatch: true}
 	web, err := h.ApplyPlacement(ctx, hub.Placement{Meta: hub.Meta{Name: "web"}, Spec: webV1}, create)
 	must(t, err)
-	_, err = h.ApplyPlacement(ctx, hub.Placement{Meta: hub.Meta{Name: "web"}, Spec: webV2}, Precondition{IfMatch: web.ETag})
+	_, err = h.ApplyPlacement(ctx, hub.Placement{Meta: hub.Meta{Name: "web"}, Spec: webV2}, store.Precondition{IfMatch: web.ETag})
 	must(t, err)
 	_, err = h.ApplyPlacement(ctx, hub.Placement{Meta: hub.Meta{Name: "everywhere"}, Spec: everywhere}, create)
 	must(t, err)
@@ -119,9 +120,9 @@ func writeGolden(t *testing.T) {
 	must(t, err)
 	_, err = h.PutUpdateRun(ctx, hub.UpdateRun{Meta: hub.Meta{Name: "run-1"}, Spec: run1}, create)
 	must(t, err)
-	_, err = h.StartUpdateRun(ctx, "run-1", Precondition{})
+	_, err = h.StartUpdateRun(ctx, "run-1", store.Precondition{})
 	must(t, err)
-	_, err = h.SkipUpdateRun(ctx, "run-1", []update.SkipTarget{{Type: update.TargetGroup, Name: "canary"}}, Precondition{})
+	_, err = h.SkipUpdateRun(ctx, "run-1", []update.SkipTarget{{Type: update.TargetGroup, Name: "canary"}}, store.Precondition{})
 	must(t, err)
 	_, err = h.PutAutoUpgradeProfile(ctx, hub.AutoUpgradeProfile{Meta: hub.Meta{Name: "stable"}, Spec: stable}, create)
 	must(t, err)
@@ -134,8 +135,8 @@ func writeGolden(t *testing.T) {
 	must(t, err)
 	defer src.Close()
 	must(t, src.Update(func(tx *bolt.Tx) error { return tx.DeleteBucket([]byte(bucketInventoryCache)) }))
-	_ = os.Remove(goldenState(formatVersion))
-	dst, err := bolt.Open(goldenState(formatVersion), 0o644, nil)
+	_ = os.Remove(goldenState(store.FormatVersion))
+	dst, err := bolt.Open(goldenState(store.FormatVersion), 0o644, nil)
 	must(t, err)
 	must(t, bolt.Compact(dst, src, 0))
 	must(t, dst.Close())
@@ -152,7 +153,7 @@ func TestGolden(t *testing.T) {
 	if *updateGolden {
 		writeGolden(t)
 	}
-	for v := 1; v <= formatVersion; v++ {
+	for v := 1; v <= store.FormatVersion; v++ {
 		t.Run(fmt.Sprintf("format %d", v), func(t *testing.T) { checkGolden(t, v) })
 	}
 }
@@ -185,10 +186,10 @@ func checkGolden(t *testing.T, version int) {
 			Selected: []string{"member-a", "member-b", "member-c"}, Requested: -1, Fulfilled: true, Conditions: scheduled,
 			Decisions: []placement.Decision{picked("member-a"), picked("member-b"), picked("member-c")}}},
 	} {
-		r, rec, err := get[placementRecord](h.Store(), bucketPlacements, want.Name)
+		r, rec, err := store.Load[store.Placement](h.Store(), store.BucketPlacements, want.Name)
 		must(t, err)
 		want.Written = written(want.Spec) // the mock fills in no defaults
-		same(t, "placement "+want.Name, r.object(rec.meta(want.Name)), &want)
+		same(t, "placement "+want.Name, placementObject(r, rec.Meta(want.Name)), &want)
 		if r.Status.ObservedFleet == "" || !reflect.DeepEqual(r.Status.Policy, want.Spec.Policy) {
 			t.Errorf("placement %s: scheduling state lost: policy %+v, fleet %q", want.Name, r.Status.Policy, r.Status.ObservedFleet)
 		}
@@ -214,14 +215,14 @@ func checkGolden(t *testing.T, version int) {
 	if run.Status.State != update.StateRunning || !run.Status.StartTime.Equal(testNow) || run.Status.Stages[0].Groups[0].State != update.StateSkipped {
 		t.Errorf("run status from its events: %+v", run.Status)
 	}
-	events, rec, err := get[runEventsRecord](h.Store(), bucketRunEvents, "run-1")
+	events, rec, err := store.Load[store.RunEvents](h.Store(), store.BucketRunEvents, "run-1")
 	must(t, err)
 	for i := range events.Events { // the members a start saw: recorded from format 4 on
 		events.Events[i].Members = nil
 	}
-	same(t, "run events", events, &runEventsRecord{Events: []runEvent{{Action: "start", At: testNow},
+	same(t, "run events", events, &store.RunEvents{Events: []store.RunEvent{{Action: "start", At: testNow},
 		{Action: "skip", At: testNow, Targets: []update.SkipTarget{{Type: update.TargetGroup, Name: "canary"}}}}})
-	same(t, "run events envelope", rec.meta("run-1"), meta("run-1", `"2"`, 2))
+	same(t, "run events envelope", rec.Meta("run-1"), meta("run-1", `"2"`, 2))
 
 	profile, err := h.GetAutoUpgradeProfile(ctx, "stable")
 	must(t, err)
@@ -233,8 +234,13 @@ func checkGolden(t *testing.T, version int) {
 		same(t, "NodePool tainted", np.Meta, meta("tainted", `"2"`, 1))
 		same(t, "NodePool tainted spec", np.Spec, tainted)
 	}
-	if v := rawValue(t, path, bucketMeta, formatKey); v != strconv.Itoa(formatVersion) {
-		t.Errorf("format %q after opening, want %d", v, formatVersion)
+	var v string
+	must(t, h.Store().View(func(tx *bolt.Tx) error {
+		v = string(tx.Bucket([]byte(store.BucketMeta)).Get([]byte(store.FormatKey)))
+		return nil
+	}))
+	if v != strconv.Itoa(store.FormatVersion) {
+		t.Errorf("format %q after opening, want %d", v, store.FormatVersion)
 	}
 }
 

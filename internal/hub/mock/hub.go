@@ -19,17 +19,16 @@ import (
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/mock/inventory"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/mock/store"
 )
 
 // DefaultStatePath is where state goes when no state_path is configured,
 // relative to Terraform's working directory.
 var DefaultStatePath = filepath.Join(".aks-mock", "state.db")
 
-// Buckets of the state database.
-const (
-	bucketMeta           = "meta"
-	bucketInventoryCache = "inventory-cache"
-)
+// bucketInventoryCache holds the decoded inventory (snapshot.go).
+const bucketInventoryCache = "inventory-cache"
 
 // Config configures the mock hub.
 type Config struct {
@@ -46,7 +45,7 @@ type Config struct {
 // Hub is the mock hub.
 type Hub struct {
 	cfg   Config
-	store *Store
+	store *store.Store
 	clock *Clock
 
 	// doc is the decoded inventory (set under mu, read by advanceTx, which
@@ -70,9 +69,9 @@ type Hub struct {
 
 // inventoryDoc is a decoded inventory document.
 type inventoryDoc struct {
-	name  string        // how it is named in messages
-	raw   *rawInventory // the document, which passed the syntax checks
-	epoch time.Time     // when it took effect (node ages count from it; loadInventory)
+	name  string              // how it is named in messages
+	raw   *inventory.Document // the document, which passed the syntax checks
+	epoch time.Time           // when it took effect (node ages count from it; loadInventory)
 }
 
 var _ hub.Hub = (*Hub)(nil)
@@ -82,16 +81,16 @@ func New(cfg Config) (*Hub, error) {
 	if cfg.StatePath == "" {
 		cfg.StatePath = DefaultStatePath
 	}
-	store, err := OpenStore(cfg.StatePath)
+	db, err := store.Open(cfg.StatePath)
 	if err != nil {
 		return nil, err
 	}
-	clock, err := NewClock(cfg.Clock, store, time.Now)
+	clock, err := NewClock(cfg.Clock, db, time.Now)
 	if err != nil {
 		return nil, err
 	}
-	h := &Hub{cfg: cfg, store: store, clock: clock}
-	store.advance = h.advanceTx
+	h := &Hub{cfg: cfg, store: db, clock: clock}
+	db.SetAdvance(h.advanceTx)
 	if _, err := h.Fleet(context.Background()); err != nil {
 		return nil, err
 	}
@@ -106,8 +105,12 @@ func (h *Hub) Now() time.Time { return h.clock.Now() }
 // must name it, as on a real fleet.
 func (h *Hub) Identity() hub.FleetRef { return MockFleet }
 
+// MockFleet is where the mock fleet is in Azure Resource Manager:
+// /subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/rg-fleet/providers/Microsoft.ContainerService/fleets/fleet.
+var MockFleet = hub.FleetRef{SubscriptionID: inventory.DefaultSubscriptionID, ResourceGroup: "rg-fleet", Name: "fleet"}
+
 // Store exposes the state database (for tests and tools).
-func (h *Hub) Store() *Store { return h.store }
+func (h *Hub) Store() *store.Store { return h.store }
 
 // Fleet returns the simulated fleet at the hub's current time. The inventory
 // document is decoded once per process and again whenever the file changes,
@@ -120,7 +123,7 @@ func (h *Hub) Store() *Store { return h.store }
 func (h *Hub) Fleet(ctx context.Context) (*fleet.Fleet, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	name, data := SampleFleetName, SampleFleet
+	name, data := inventory.SampleName, inventory.Sample
 	if h.cfg.FleetFile != "" {
 		st, err := os.Stat(h.cfg.FleetFile)
 		if err != nil {
@@ -191,7 +194,7 @@ func (h *Hub) resolve() (*fleet.Fleet, error) {
 // the upgrades completed by then (designs/hub.md §2), runs' members taking
 // upgrade each.
 func buildTx(tx *bolt.Tx, doc *inventoryDoc, at time.Time, upgrade time.Duration) (*fleet.Fleet, error) {
-	f, err := buildFleet(doc.name, nil, doc.raw, at, doc.epoch, true)
+	f, err := inventory.Build(doc.name, nil, doc.raw, at, doc.epoch, true)
 	if err != nil {
 		return nil, err
 	}
@@ -210,7 +213,7 @@ func advancedFleetTx(tx *bolt.Tx, doc *inventoryDoc, f *fleet.Fleet, now time.Ti
 
 // advanceTx is the one step that brings the simulated world to now in the
 // state database. Every write runs it first, in its own transaction (the
-// Store's advance hook); reads compute the same without storing it
+// store.Store's advance hook); reads compute the same without storing it
 // (resolve, readTx). It stores what the hub only kept in memory since the
 // last write — the decoded inventory with the instant it took effect — and
 // fires the auto-upgrade triggers due by now.
@@ -313,7 +316,7 @@ func (h *Hub) loadInventory(name string, data []byte, modified time.Time) error 
 	if at := h.clock.At(modified); !modified.IsZero() && at.Before(epoch) {
 		epoch = at
 	}
-	if _, err := buildFleet(name, data, raw, epoch, epoch, false); err != nil {
+	if _, err := inventory.Build(name, data, raw, epoch, epoch, false); err != nil {
 		return err
 	}
 	h.doc.Store(&inventoryDoc{name: name, raw: raw, epoch: epoch})
@@ -328,26 +331,26 @@ func (h *Hub) loadInventory(name string, data []byte, modified time.Time) error 
 // maxDecoded are kept.
 var decoded struct {
 	sync.Mutex
-	docs map[string]*rawInventory
+	docs map[string]*inventory.Document
 }
 
 const maxDecoded = 4
 
 // decodedOnce decodes data (named name) unless this process already did.
-func decodedOnce(key, name string, data []byte) (*rawInventory, error) {
+func decodedOnce(key, name string, data []byte) (*inventory.Document, error) {
 	decoded.Lock()
 	raw, ok := decoded.docs[key]
 	decoded.Unlock()
 	if ok {
 		return raw, nil
 	}
-	raw, err := decodeInventory(name, data)
+	raw, err := inventory.Decode(name, data)
 	if err != nil {
 		return nil, err
 	}
 	decoded.Lock()
 	if len(decoded.docs) >= maxDecoded || decoded.docs == nil {
-		decoded.docs = map[string]*rawInventory{}
+		decoded.docs = map[string]*inventory.Document{}
 	}
 	decoded.docs[key] = raw
 	decoded.Unlock()

@@ -7,14 +7,18 @@ import (
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/nodepool"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/mock/store"
 )
+
+// nodePoolKeySep joins a NodePool's cluster and name in its key.
+const nodePoolKeySep = "/"
 
 func nodePoolKey(cluster, name string) string { return cluster + nodePoolKeySep + name }
 
 // GetNodePool returns a stored NodePool with its live nodes: the member
 // cluster's NAP nodes from the inventory that belong to the pool.
 func (h *Hub) GetNodePool(ctx context.Context, cluster, name string) (*hub.NodePool, error) {
-	np, rec, err := get[nodePoolRecord](h.store, bucketNodePools, nodePoolKey(cluster, name))
+	np, rec, err := store.Load[store.NodePool](h.store, store.BucketNodePools, nodePoolKey(cluster, name))
 	if err != nil {
 		return nil, err
 	}
@@ -22,29 +26,29 @@ func (h *Hub) GetNodePool(ctx context.Context, cluster, name string) (*hub.NodeP
 	if err != nil {
 		return nil, err
 	}
-	return np.object(rec.meta(name), cluster, nodePoolStatus(c, name)), nil
+	return nodePoolObject(np, rec.Meta(name), cluster, nodePoolStatus(c, name)), nil
 }
 
 // ApplyNodePool creates or updates a NodePool on a member cluster.
-func (h *Hub) ApplyNodePool(ctx context.Context, np hub.NodePool, pre Precondition) (*hub.NodePool, error) {
-	if err := checkName(np.Name); err != nil {
+func (h *Hub) ApplyNodePool(ctx context.Context, np hub.NodePool, pre store.Precondition) (*hub.NodePool, error) {
+	if err := store.CheckName(np.Name); err != nil {
 		return nil, err
 	}
 	c, err := h.member(ctx, np.Cluster)
 	if err != nil {
 		return nil, err
 	}
-	r := &nodePoolRecord{Spec: np.Spec}
-	rec, err := put(h.store, bucketNodePools, nodePoolKey(np.Cluster, np.Name), r, pre, h.Now())
+	r := &store.NodePool{Spec: np.Spec}
+	rec, err := store.Save(h.store, store.BucketNodePools, nodePoolKey(np.Cluster, np.Name), r, pre, h.Now())
 	if err != nil {
 		return nil, err
 	}
-	return r.object(rec.meta(np.Name), np.Cluster, nodePoolStatus(c, np.Name)), nil
+	return nodePoolObject(r, rec.Meta(np.Name), np.Cluster, nodePoolStatus(c, np.Name)), nil
 }
 
 // DeleteNodePool removes a NodePool.
-func (h *Hub) DeleteNodePool(_ context.Context, cluster, name string, pre Precondition) error {
-	return del(h.store, bucketNodePools, nodePoolKey(cluster, name), pre)
+func (h *Hub) DeleteNodePool(_ context.Context, cluster, name string, pre store.Precondition) error {
+	return store.Delete(h.store, store.BucketNodePools, nodePoolKey(cluster, name), pre)
 }
 
 // NodePoolNodes lists the member cluster's NAP nodes of the pool.
@@ -63,7 +67,7 @@ func (h *Hub) member(ctx context.Context, name string) (*fleet.Cluster, error) {
 	}
 	c, ok := f.Cluster(name)
 	if !ok {
-		return nil, fmt.Errorf("member cluster %q: %w in the fleet", name, ErrNotFound)
+		return nil, fmt.Errorf("member cluster %q: %w in the fleet", name, store.ErrNotFound)
 	}
 	return c, nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/update"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/mock/store"
 )
 
 func newTestHub(t *testing.T, inventory string) (*Hub, string) {
@@ -62,17 +63,17 @@ func TestPlacementSchedulingFollowsTheFleet(t *testing.T) {
 		ResourceSelectors: []placement.ResourceSelector{{Version: "v1", Kind: "Namespace", Name: "app"}},
 		Policy:            placement.Policy{PlacementType: placement.PickAll},
 	}}
-	p, err := h.ApplyPlacement(ctx, pickN, Precondition{IfNoneMatch: true})
+	p, err := h.ApplyPlacement(ctx, pickN, store.Precondition{IfNoneMatch: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := []string{"b", "c"}; !reflect.DeepEqual(p.Status.Selected, want) || !p.Status.Fulfilled || p.Generation != 1 {
 		t.Fatalf("PickN: %+v (ties go to the larger names)", p.Status)
 	}
-	if _, err := h.ApplyPlacement(ctx, pickAll, Precondition{}); err != nil {
+	if _, err := h.ApplyPlacement(ctx, pickAll, store.Precondition{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := h.ApplyPlacement(ctx, pickN, Precondition{IfNoneMatch: true}); !errors.Is(err, hub.ErrPreconditionFailed) {
+	if _, err := h.ApplyPlacement(ctx, pickN, store.Precondition{IfNoneMatch: true}); !errors.Is(err, hub.ErrPreconditionFailed) {
 		t.Fatalf("create over existing: %v", err)
 	}
 
@@ -102,7 +103,7 @@ clusters:
 	if again.ETag != got.ETag {
 		t.Fatal("a read without fleet change must not write")
 	}
-	if err := h.DeletePlacement(ctx, "pick-two", Precondition{IfMatch: got.ETag}); err != nil {
+	if err := h.DeletePlacement(ctx, "pick-two", store.Precondition{IfMatch: got.ETag}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := h.GetPlacement(ctx, "pick-two"); !errors.Is(err, hub.ErrNotFound) {
@@ -116,7 +117,7 @@ func TestNodePools(t *testing.T) {
 	np := hub.NodePool{Meta: hub.Meta{Name: "default"}, Cluster: "aks-east-prod-01", Spec: nodepool.NodePool{
 		Template: nodepool.Template{NodeClassRef: nodepool.NodeClassRef{Group: "karpenter.azure.com", Kind: "AKSNodeClass", Name: "default"}},
 	}}
-	out, err := h.ApplyNodePool(ctx, np, Precondition{IfNoneMatch: true})
+	out, err := h.ApplyNodePool(ctx, np, store.Precondition{IfNoneMatch: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,10 +129,10 @@ func TestNodePools(t *testing.T) {
 		t.Fatalf("%+v %v", got, err)
 	}
 	np.Cluster = "no-such-cluster"
-	if _, err := h.ApplyNodePool(ctx, np, Precondition{}); !errors.Is(err, hub.ErrNotFound) {
+	if _, err := h.ApplyNodePool(ctx, np, store.Precondition{}); !errors.Is(err, hub.ErrNotFound) {
 		t.Fatalf("unknown member: %v", err)
 	}
-	if err := h.DeleteNodePool(ctx, "aks-east-prod-01", "default", Precondition{}); err != nil {
+	if err := h.DeleteNodePool(ctx, "aks-east-prod-01", "default", store.Precondition{}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -140,14 +141,14 @@ func TestUpdateRunsAndProfiles(t *testing.T) {
 	h, _ := newTestHub(t, "")
 	ctx := context.Background()
 	strategy := update.Strategy{Stages: []update.Stage{{Name: "canary", Groups: []update.Group{{Name: "canary"}}}}}
-	if _, err := h.PutUpdateStrategy(ctx, hub.UpdateStrategy{Meta: hub.Meta{Name: "safe"}, Spec: strategy}, Precondition{}); err != nil {
+	if _, err := h.PutUpdateStrategy(ctx, hub.UpdateStrategy{Meta: hub.Meta{Name: "safe"}, Spec: strategy}, store.Precondition{}); err != nil {
 		t.Fatal(err)
 	}
 	run := hub.UpdateRun{Meta: hub.Meta{Name: "r1"}, Spec: update.RunSpec{
 		UpdateStrategyID:     "/subscriptions/x/resourceGroups/y/providers/Microsoft.ContainerService/fleets/f/updateStrategies/safe",
 		ManagedClusterUpdate: update.ManagedClusterUpdate{Upgrade: update.Upgrade{Type: update.UpgradeFull, KubernetesVersion: "1.33.2"}},
 	}}
-	r, err := h.PutUpdateRun(ctx, run, Precondition{})
+	r, err := h.PutUpdateRun(ctx, run, store.Precondition{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,40 +156,40 @@ func TestUpdateRunsAndProfiles(t *testing.T) {
 		t.Fatalf("created run: %+v", r)
 	}
 	// Later edits of the strategy do not affect the run.
-	if _, err := h.PutUpdateStrategy(ctx, hub.UpdateStrategy{Meta: hub.Meta{Name: "safe"}}, Precondition{}); err != nil {
+	if _, err := h.PutUpdateStrategy(ctx, hub.UpdateStrategy{Meta: hub.Meta{Name: "safe"}}, store.Precondition{}); err != nil {
 		t.Fatal(err)
 	}
 	if r, _ := h.GetUpdateRun(ctx, "r1"); !reflect.DeepEqual(r.ResolvedStrategy, &strategy) {
 		t.Fatal("the run's copy of the strategy changed")
 	}
-	if _, err := h.StopUpdateRun(ctx, "r1", Precondition{}); !isConflict(err) {
+	if _, err := h.StopUpdateRun(ctx, "r1", store.Precondition{}); !isConflict(err) {
 		t.Fatalf("stop before start: %v", err)
 	}
-	if r, err = h.StartUpdateRun(ctx, "r1", Precondition{}); err != nil || r.Status.State != update.StateRunning {
+	if r, err = h.StartUpdateRun(ctx, "r1", store.Precondition{}); err != nil || r.Status.State != update.StateRunning {
 		t.Fatalf("start: %+v %v", r, err)
 	}
-	if _, err := h.PutUpdateRun(ctx, run, Precondition{}); !isConflict(err) {
+	if _, err := h.PutUpdateRun(ctx, run, store.Precondition{}); !isConflict(err) {
 		t.Fatalf("PUT on a started run must conflict: %v", err)
 	}
-	if _, err := h.SkipUpdateRun(ctx, "r1", []update.SkipTarget{{Type: "Cluster", Name: "x"}}, Precondition{}); err == nil {
+	if _, err := h.SkipUpdateRun(ctx, "r1", []update.SkipTarget{{Type: "Cluster", Name: "x"}}, store.Precondition{}); err == nil {
 		t.Fatal("bad skip target accepted")
 	}
-	if _, err := h.SkipUpdateRun(ctx, "r1", []update.SkipTarget{{Type: update.TargetMember, Name: "no-such-member"}}, Precondition{}); err == nil {
+	if _, err := h.SkipUpdateRun(ctx, "r1", []update.SkipTarget{{Type: update.TargetMember, Name: "no-such-member"}}, store.Precondition{}); err == nil {
 		t.Fatal("skip of a member the run does not have accepted")
 	}
-	if _, err := h.SkipUpdateRun(ctx, "r1", []update.SkipTarget{{Type: update.TargetMember, Name: "aks-east-dev-01"}}, Precondition{}); err != nil {
+	if _, err := h.SkipUpdateRun(ctx, "r1", []update.SkipTarget{{Type: update.TargetMember, Name: "aks-east-dev-01"}}, store.Precondition{}); err != nil {
 		t.Fatal(err)
 	}
 	// One member is upgrading (15 minutes on the fixed clock): the run is
 	// Stopping until it finishes.
-	if r, err = h.StopUpdateRun(ctx, "r1", Precondition{}); err != nil || (r.Status.State != update.StateStopping && r.Status.State != update.StateStopped) {
+	if r, err = h.StopUpdateRun(ctx, "r1", store.Precondition{}); err != nil || (r.Status.State != update.StateStopping && r.Status.State != update.StateStopped) {
 		t.Fatalf("stop: %+v %v", r.Status, err)
 	}
-	if err := h.DeleteUpdateRun(ctx, "r1", Precondition{}); err != nil {
+	if err := h.DeleteUpdateRun(ctx, "r1", store.Precondition{}); err != nil {
 		t.Fatal(err)
 	}
 
-	if _, err := h.PutAutoUpgradeProfile(ctx, hub.AutoUpgradeProfile{Meta: hub.Meta{Name: "stable"}, Spec: update.ProfileSpec{Channel: update.ChannelStable}}, Precondition{}); err != nil {
+	if _, err := h.PutAutoUpgradeProfile(ctx, hub.AutoUpgradeProfile{Meta: hub.Meta{Name: "stable"}, Spec: update.ProfileSpec{Channel: update.ChannelStable}}, store.Precondition{}); err != nil {
 		t.Fatal(err)
 	}
 	name, err := h.GenerateUpdateRun(ctx, "stable")

@@ -11,6 +11,7 @@ import (
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/mock/store"
 )
 
 // Condition types and reasons of a ClusterResourcePlacement's scheduling.
@@ -35,24 +36,24 @@ func (h *Hub) GetPlacement(ctx context.Context, name string) (*hub.Placement, er
 	if err != nil {
 		return nil, err
 	}
-	p, rec, err := get[placementRecord](h.store, bucketPlacements, name)
+	p, rec, err := store.Load[store.Placement](h.store, store.BucketPlacements, name)
 	if err != nil {
 		return nil, err
 	}
 	if p.Status, err = caughtUp(name, p, rec, f, fp, h.Now()); err != nil {
 		return nil, err
 	}
-	return p.object(rec.meta(name)), nil
+	return placementObject(p, rec.Meta(name)), nil
 }
 
 // caughtUp is the status of the stored placement p at now, its spec
 // unchanged: rescheduled when the fleet changed, its rollout brought to now.
-func caughtUp(name string, p *placementRecord, rec Record, f *fleet.Fleet, fp string, now time.Time) (placementStatusRecord, error) {
+func caughtUp(name string, p *store.Placement, rec store.Record, f *fleet.Fleet, fp string, now time.Time) (store.PlacementStatus, error) {
 	status := p.Status
 	if p.Status.ObservedFleet != fp {
 		var err error
 		if status, err = schedule(p.Spec, p, f, fp, now); err != nil {
-			return placementStatusRecord{}, err
+			return store.PlacementStatus{}, err
 		}
 		status.Rollout = p.Status.Rollout
 	}
@@ -62,8 +63,8 @@ func caughtUp(name string, p *placementRecord, rec Record, f *fleet.Fleet, fp st
 
 // ApplyPlacement stores the placement and runs the scheduler with sticky
 // semantics against its current decisions.
-func (h *Hub) ApplyPlacement(ctx context.Context, p hub.Placement, pre Precondition) (*hub.Placement, error) {
-	if err := checkName(p.Name); err != nil {
+func (h *Hub) ApplyPlacement(ctx context.Context, p hub.Placement, pre store.Precondition) (*hub.Placement, error) {
+	if err := store.CheckName(p.Name); err != nil {
 		return nil, err
 	}
 	f, fp, err := h.scheduledFleet(ctx)
@@ -71,21 +72,21 @@ func (h *Hub) ApplyPlacement(ctx context.Context, p hub.Placement, pre Precondit
 		return nil, err
 	}
 	now := h.Now()
-	r := &placementRecord{Spec: p.Spec}
-	var rec Record
+	r := &store.Placement{Spec: p.Spec}
+	var rec store.Record
 	err = h.store.Update(func(tx *bolt.Tx) error {
-		old, oldRec, err := loadTx[placementRecord](tx, bucketPlacements, p.Name)
-		if err != nil && !errors.Is(err, ErrNotFound) {
+		old, oldRec, err := store.LoadTx[store.Placement](tx, store.BucketPlacements, p.Name)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
-		if err := checkPrecondition(pre, oldRec, old != nil); err != nil {
+		if err := store.CheckPrecondition(pre, oldRec, old != nil); err != nil {
 			return err
 		}
 		status, err := schedule(p.Spec, old, f, fp, now)
 		if err != nil {
 			return err
 		}
-		var prevStatus placementStatusRecord
+		var prevStatus store.PlacementStatus
 		if old != nil {
 			// Where the stored placement is by now, under the spec it had: the
 			// fleet's changes since count from when it changed; the write's
@@ -98,28 +99,28 @@ func (h *Hub) ApplyPlacement(ctx context.Context, p hub.Placement, pre Precondit
 		rc := rollOut(p.Name, p.Spec, &status, old == nil, f, now)
 		// The first write counts the generation the status then reports as observed.
 		r.Status = status
-		if rec, err = saveTx(tx, bucketPlacements, p.Name, r, pre, now, true); err != nil {
+		if rec, err = store.SaveTx(tx, store.BucketPlacements, p.Name, r, pre, now, true); err != nil {
 			return err
 		}
 		r.Status = withConditions(status, prevStatus, rec.Generation, now, rc)
-		rec, err = saveTx(tx, bucketPlacements, p.Name, r, Precondition{}, now, false)
+		rec, err = store.SaveTx(tx, store.BucketPlacements, p.Name, r, store.Precondition{}, now, false)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return r.object(rec.meta(p.Name)), nil
+	return placementObject(r, rec.Meta(p.Name)), nil
 }
 
 // DeletePlacement removes a placement and its decisions.
-func (h *Hub) DeletePlacement(_ context.Context, name string, pre Precondition) error {
-	return del(h.store, bucketPlacements, name, pre)
+func (h *Hub) DeletePlacement(_ context.Context, name string, pre store.Precondition) error {
+	return store.Delete(h.store, store.BucketPlacements, name, pre)
 }
 
 // schedule runs the engine for spec, holding what old holds with the scores
 // recorded when each was picked (the scores of its selected decisions, as
 // Fleet keeps them on its bindings).
-func schedule(spec placement.Spec, old *placementRecord, f *fleet.Fleet, fp string, now time.Time) (placementStatusRecord, error) {
+func schedule(spec placement.Spec, old *store.Placement, f *fleet.Fleet, fp string, now time.Time) (store.PlacementStatus, error) {
 	var held []string
 	var opts placement.ScheduleOptions
 	if old != nil {
@@ -132,7 +133,7 @@ func schedule(spec placement.Spec, old *placementRecord, f *fleet.Fleet, fp stri
 	}
 	res, err := placement.Schedule(spec, f, held, now, opts)
 	if err != nil {
-		return placementStatusRecord{}, err
+		return store.PlacementStatus{}, err
 	}
 	policy := spec.Policy
 	if res.Unchanged && old != nil {
@@ -141,7 +142,7 @@ func schedule(spec placement.Spec, old *placementRecord, f *fleet.Fleet, fp stri
 		// scheduled with, so the next cycle still sees them as obsolete.
 		policy = old.Status.Policy
 	}
-	return placementStatusRecord{
+	return store.PlacementStatus{
 		ObservedFleet: fp,
 		Selected:      res.Selected,
 		Decisions:     placement.StoredDecisions(res.Decisions),
@@ -154,7 +155,7 @@ func schedule(spec placement.Spec, old *placementRecord, f *fleet.Fleet, fp stri
 }
 
 // withConditions sets the placement's conditions (placement.PlacementConditions).
-func withConditions(s, prev placementStatusRecord, generation int64, now time.Time, rc rolloutConditions) placementStatusRecord {
+func withConditions(s, prev store.PlacementStatus, generation int64, now time.Time, rc rolloutConditions) store.PlacementStatus {
 	s.ObservedGeneration = generation
 	var before []placement.Condition
 	for _, c := range prev.Conditions {
@@ -162,13 +163,13 @@ func withConditions(s, prev placementStatusRecord, generation int64, now time.Ti
 	}
 	s.Conditions = nil
 	for _, c := range placement.PlacementConditions(s.Fulfilled, s.Message, rc.invalid, rc.conditions, before, now) {
-		s.Conditions = append(s.Conditions, conditionRecord(c))
+		s.Conditions = append(s.Conditions, store.Condition(c))
 	}
 	return s
 }
 
 // HubResources returns the hub cluster's kinds and objects the inventory
-// describes (its hub_cluster section, hubcluster.go): all of them, as the
+// describes (its hub_cluster section, inventory/hubcluster.go): all of them, as the
 // selection reads only what its selectors reach.
 func (h *Hub) HubResources(ctx context.Context, _ []placement.ResourceSelector) (fleet.HubResources, error) {
 	f, err := h.Fleet(ctx)

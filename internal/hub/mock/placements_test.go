@@ -8,6 +8,7 @@ import (
 	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
 	"github.com/fleetform/terraform-provider-aks/internal/fleetgen"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/mock/store"
 )
 
 const twoZones = `
@@ -34,7 +35,7 @@ func spreadOverZones(n int) placement.Spec {
 func TestPlacementScaleInByRecordedScores(t *testing.T) {
 	h, file := newTestHub(t, twoZones)
 	ctx := context.Background()
-	p, err := h.ApplyPlacement(ctx, hub.Placement{Meta: hub.Meta{Name: "web"}, Spec: spreadOverZones(2)}, Precondition{IfNoneMatch: true})
+	p, err := h.ApplyPlacement(ctx, hub.Placement{Meta: hub.Meta{Name: "web"}, Spec: spreadOverZones(2)}, store.Precondition{IfNoneMatch: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +43,7 @@ func TestPlacementScaleInByRecordedScores(t *testing.T) {
 	if rec["a"] != (placement.Score{TopologySpread: 1}) || rec["b"] != (placement.Score{TopologySpread: -1}) {
 		t.Fatalf("recorded %v", rec)
 	}
-	p, err = h.ApplyPlacement(ctx, hub.Placement{Meta: hub.Meta{Name: "web"}, Spec: spreadOverZones(1)}, Precondition{IfMatch: p.ETag})
+	p, err = h.ApplyPlacement(ctx, hub.Placement{Meta: hub.Meta{Name: "web"}, Spec: spreadOverZones(1)}, store.Precondition{IfMatch: p.ETag})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +72,7 @@ clusters:
 `)
 	ctx := context.Background()
 	good := spreadOverZones(1)
-	p, err := h.ApplyPlacement(ctx, hub.Placement{Meta: hub.Meta{Name: "web"}, Spec: good}, Precondition{IfNoneMatch: true})
+	p, err := h.ApplyPlacement(ctx, hub.Placement{Meta: hub.Meta{Name: "web"}, Spec: good}, store.Precondition{IfNoneMatch: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +80,7 @@ clusters:
 	bad := spreadOverZones(1)
 	bad.Policy.Affinity = &placement.Affinity{Preferred: []placement.PreferredTerm{{Weight: 0,
 		Preference: placement.ClusterSelectorTerm{PropertySorter: &placement.PropertySorter{Name: "version", SortOrder: placement.Ascending}}}}}
-	p, err = h.ApplyPlacement(ctx, hub.Placement{Meta: hub.Meta{Name: "web"}, Spec: bad}, Precondition{IfMatch: p.ETag})
+	p, err = h.ApplyPlacement(ctx, hub.Placement{Meta: hub.Meta{Name: "web"}, Spec: bad}, store.Precondition{IfMatch: p.ETag})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +88,7 @@ clusters:
 		p.Status.Decisions[0].Reason != placement.ReasonKeptCycleFails {
 		t.Fatalf("status %+v, want %v kept", p.Status, held)
 	}
-	r, _, err := get[placementRecord](h.Store(), bucketPlacements, "web")
+	r, _, err := store.Load[store.Placement](h.Store(), store.BucketPlacements, "web")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +109,7 @@ clusters:
   - { name: long, region: r, agent: { healthy: unknown } }
 `)
 	p, err := h.ApplyPlacement(context.Background(), hub.Placement{Meta: hub.Meta{Name: "all"}, Spec: placement.Spec{
-		ResourceSelectors: []placement.ResourceSelector{{Version: "v1", Kind: "Namespace", Name: "app"}}}}, Precondition{})
+		ResourceSelectors: []placement.ResourceSelector{{Version: "v1", Kind: "Namespace", Name: "app"}}}}, store.Precondition{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +136,7 @@ func TestPlacementDecisionsAreBounded(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			full, err := placement.Schedule(spec, f, nil, h.Now(), placement.ScheduleOptions{})
 			must(t, err)
-			p, err := h.ApplyPlacement(ctx, hub.Placement{Meta: hub.Meta{Name: name}, Spec: spec}, Precondition{IfNoneMatch: true})
+			p, err := h.ApplyPlacement(ctx, hub.Placement{Meta: hub.Meta{Name: name}, Spec: spec}, store.Precondition{IfNoneMatch: true})
 			must(t, err)
 			checkBounded(t, p.Status.Decisions, full)
 			if name != "pickn" {
@@ -147,7 +148,7 @@ func TestPlacementDecisionsAreBounded(t *testing.T) {
 				next.Policy.NumberOfClusters = new(n)
 				want, err := placement.Schedule(next, f, full.Selected, h.Now(), placement.ScheduleOptions{Prev: &spec, Recorded: placement.RecordedScores(full.Decisions)})
 				must(t, err)
-				if p, err = h.ApplyPlacement(ctx, hub.Placement{Meta: hub.Meta{Name: name}, Spec: next}, Precondition{IfMatch: p.ETag}); err != nil {
+				if p, err = h.ApplyPlacement(ctx, hub.Placement{Meta: hub.Meta{Name: name}, Spec: next}, store.Precondition{IfMatch: p.ETag}); err != nil {
 					t.Fatal(err)
 				}
 				if !reflect.DeepEqual(p.Status.Selected, want.Selected) {

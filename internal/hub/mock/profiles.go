@@ -13,6 +13,7 @@ import (
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/update"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/mock/store"
 )
 
 // Auto-upgrade profiles (designs/updates.md §5). When a profile triggers is
@@ -24,11 +25,11 @@ import (
 func (h *Hub) GetAutoUpgradeProfile(ctx context.Context, name string) (*hub.AutoUpgradeProfile, error) {
 	var out *hub.AutoUpgradeProfile
 	err := h.readTx(ctx, func(tx *bolt.Tx, _ *fleet.Fleet) error {
-		r, rec, err := loadTx[profileRecord](tx, bucketProfiles, name)
+		r, rec, err := store.LoadTx[store.Profile](tx, store.BucketProfiles, name)
 		if err != nil {
 			return err
 		}
-		out = r.object(rec.meta(name))
+		out = profileObject(r, rec.Meta(name))
 		out.Status.Runs, err = profileRunsTx(tx, name)
 		return err
 	})
@@ -37,7 +38,7 @@ func (h *Hub) GetAutoUpgradeProfile(ctx context.Context, name string) (*hub.Auto
 
 // profileRunsTx lists the existing runs profile generated, oldest first.
 func profileRunsTx(tx *bolt.Tx, profile string) ([]string, error) {
-	b := tx.Bucket([]byte(bucketRuns))
+	b := tx.Bucket([]byte(store.BucketRuns))
 	if b == nil {
 		return nil, nil
 	}
@@ -47,7 +48,7 @@ func profileRunsTx(tx *bolt.Tx, profile string) ([]string, error) {
 	}
 	var runs []run
 	err := b.ForEach(func(k, _ []byte) error {
-		r, rec, err := loadTx[runRecord](tx, bucketRuns, string(k))
+		r, rec, err := store.LoadTx[store.Run](tx, store.BucketRuns, string(k))
 		if err != nil {
 			return err
 		}
@@ -68,8 +69,8 @@ func profileRunsTx(tx *bolt.Tx, profile string) ([]string, error) {
 // PutAutoUpgradeProfile creates or replaces an auto-upgrade profile, keeping
 // its trigger history. Its channel starts from what it resolves to now:
 // releases made before this write (or while it was disabled) never trigger it.
-func (h *Hub) PutAutoUpgradeProfile(ctx context.Context, p hub.AutoUpgradeProfile, pre Precondition) (*hub.AutoUpgradeProfile, error) {
-	if err := checkName(p.Name); err != nil {
+func (h *Hub) PutAutoUpgradeProfile(ctx context.Context, p hub.AutoUpgradeProfile, pre store.Precondition) (*hub.AutoUpgradeProfile, error) {
+	if err := store.CheckName(p.Name); err != nil {
 		return nil, err
 	}
 	f, err := h.Fleet(ctx)
@@ -77,35 +78,35 @@ func (h *Hub) PutAutoUpgradeProfile(ctx context.Context, p hub.AutoUpgradeProfil
 		return nil, err
 	}
 	now := h.Now()
-	r := &profileRecord{Spec: p.Spec, Trigger: &profileTrigger{Key: update.ResolveProfile(p.Spec, f.Regions, now).Key(), At: now}}
-	var rec Record
+	r := &store.Profile{Spec: p.Spec, Trigger: &store.ProfileTrigger{Key: update.ResolveProfile(p.Spec, f.Regions, now).Key(), At: now}}
+	var rec store.Record
 	err = h.store.Update(func(tx *bolt.Tx) error {
 		// Its strategy must exist, as for a run (the service resolves the id).
 		if _, err := resolveStrategyTx(tx, "auto-upgrade profile "+p.Name, update.RunSpec{UpdateStrategyID: p.Spec.UpdateStrategyID}); err != nil {
 			return err
 		}
-		old, _, err := loadTx[profileRecord](tx, bucketProfiles, p.Name)
+		old, _, err := store.LoadTx[store.Profile](tx, store.BucketProfiles, p.Name)
 		switch {
 		case err == nil:
 			r.Status = old.Status
 			if old.Trigger != nil && !update.ProfileRetargets(old.Spec, p.Spec) {
 				r.Trigger = old.Trigger // a release due now still triggers it
 			}
-		case !errors.Is(err, ErrNotFound):
+		case !errors.Is(err, store.ErrNotFound):
 			return err
 		}
-		rec, err = saveTx(tx, bucketProfiles, p.Name, r, pre, now, true)
+		rec, err = store.SaveTx(tx, store.BucketProfiles, p.Name, r, pre, now, true)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return r.object(rec.meta(p.Name)), nil
+	return profileObject(r, rec.Meta(p.Name)), nil
 }
 
 // DeleteAutoUpgradeProfile removes a profile. Runs it generated stay.
-func (h *Hub) DeleteAutoUpgradeProfile(_ context.Context, name string, pre Precondition) error {
-	return del(h.store, bucketProfiles, name, pre)
+func (h *Hub) DeleteAutoUpgradeProfile(_ context.Context, name string, pre store.Precondition) error {
+	return store.Delete(h.store, store.BucketProfiles, name, pre)
 }
 
 // GenerateUpdateRun creates, without starting it, the run the profile's
@@ -119,7 +120,7 @@ func (h *Hub) GenerateUpdateRun(ctx context.Context, profile string) (string, er
 	now := h.Now()
 	var name string
 	err = h.store.Update(func(tx *bolt.Tx) error {
-		p, _, err := loadTx[profileRecord](tx, bucketProfiles, profile)
+		p, _, err := store.LoadTx[store.Profile](tx, store.BucketProfiles, profile)
 		if err != nil {
 			return err
 		}
@@ -140,7 +141,7 @@ func (h *Hub) GenerateUpdateRun(ctx context.Context, profile string) (string, er
 // (not started), named after the instant res.At, and returns its name.
 func createProfileRunTx(tx *bolt.Tx, profile string, spec update.ProfileSpec, res update.Resolution, now time.Time) (string, error) {
 	u, _ := update.ProfileUpdate(spec, res)
-	r := &runRecord{Spec: update.RunSpec{UpdateStrategyID: spec.UpdateStrategyID, ManagedClusterUpdate: u},
+	r := &store.Run{Spec: update.RunSpec{UpdateStrategyID: spec.UpdateStrategyID, ManagedClusterUpdate: u},
 		Status:      update.RunStatus{State: update.StateNotStarted},
 		AutoUpgrade: &update.AutoUpgrade{Profile: profile, LongTermSupport: spec.LongTermSupport}}
 	var err error
@@ -156,8 +157,8 @@ func createProfileRunTx(tx *bolt.Tx, profile string, spec update.ProfileSpec, re
 		if n > 1 {
 			name = fmt.Sprintf("%s-%d", base, n)
 		}
-		_, err := saveTx(tx, bucketRuns, name, r, Precondition{IfNoneMatch: true}, now, true)
-		if !errors.Is(err, ErrPreconditionFailed) {
+		_, err := store.SaveTx(tx, store.BucketRuns, name, r, store.Precondition{IfNoneMatch: true}, now, true)
+		if !errors.Is(err, store.ErrPreconditionFailed) {
 			return name, err
 		}
 	}
@@ -203,7 +204,7 @@ func fireTriggersTx(tx *bolt.Tx, doc *inventoryDoc, f *fleet.Fleet, now time.Tim
 // fireTriggerTx fires profile name's trigger res with the members of then
 // (the fleet at res.At).
 func fireTriggerTx(tx *bolt.Tx, name string, res update.Resolution, then *fleet.Fleet, now time.Time) error {
-	p, _, err := loadTx[profileRecord](tx, bucketProfiles, name)
+	p, _, err := store.LoadTx[store.Profile](tx, store.BucketProfiles, name)
 	if err != nil {
 		return err
 	}
@@ -216,14 +217,14 @@ func fireTriggerTx(tx *bolt.Tx, name string, res update.Resolution, then *fleet.
 	case err != nil:
 		return err
 	default:
-		ev := runEvent{Action: update.ActionStart, At: res.At, Members: update.Members(then)}
-		if _, err := saveTx(tx, bucketRunEvents, run, &runEventsRecord{Events: []runEvent{ev}}, Precondition{}, now, true); err != nil {
+		ev := store.RunEvent{Action: update.ActionStart, At: res.At, Members: update.Members(then)}
+		if _, err := store.SaveTx(tx, store.BucketRunEvents, run, &store.RunEvents{Events: []store.RunEvent{ev}}, store.Precondition{}, now, true); err != nil {
 			return err
 		}
 		p.Status.LastTriggerStatus, p.Status.LastRun = update.TriggerSucceeded, run
 	}
-	p.Trigger = &profileTrigger{Key: res.Key(), At: res.At}
-	_, err = saveTx(tx, bucketProfiles, name, p, Precondition{}, now, false) // the spec is unchanged: same generation
+	p.Trigger = &store.ProfileTrigger{Key: res.Key(), At: res.At}
+	_, err = store.SaveTx(tx, store.BucketProfiles, name, p, store.Precondition{}, now, false) // the spec is unchanged: same generation
 	return err
 }
 
@@ -232,7 +233,7 @@ const maxTriggersPerRead = 50
 
 // nextTriggerTx is the oldest trigger due at now over all enabled profiles.
 func nextTriggerTx(tx *bolt.Tx, f *fleet.Fleet, now time.Time) (name string, res update.Resolution, ok bool, err error) {
-	err = forEachProfileTx(tx, func(n string, p *profileRecord, rec Record) error {
+	err = forEachProfileTx(tx, func(n string, p *store.Profile, rec store.Record) error {
 		if due := profileTriggersOf(p, rec, f, now); len(due) > 0 && (!ok || due[0].At.Before(res.At)) {
 			name, res, ok = n, due[0], true
 		}
@@ -243,7 +244,7 @@ func nextTriggerTx(tx *bolt.Tx, f *fleet.Fleet, now time.Time) (name string, res
 
 // profilesStoredTx tells whether any auto-upgrade profile is stored.
 func profilesStoredTx(tx *bolt.Tx) bool {
-	b := tx.Bucket([]byte(bucketProfiles))
+	b := tx.Bucket([]byte(store.BucketProfiles))
 	if b == nil {
 		return false
 	}
@@ -253,22 +254,22 @@ func profilesStoredTx(tx *bolt.Tx) bool {
 
 // profileTriggersOf are the triggers of stored profile p due at now. A
 // format-3 record has no trigger state: it starts from its last write.
-func profileTriggersOf(p *profileRecord, rec Record, f *fleet.Fleet, now time.Time) []update.Resolution {
+func profileTriggersOf(p *store.Profile, rec store.Record, f *fleet.Fleet, now time.Time) []update.Resolution {
 	last := p.Trigger
 	if last == nil {
-		last = &profileTrigger{Key: update.ResolveProfile(p.Spec, f.Regions, rec.UpdatedAt).Key(), At: rec.UpdatedAt}
+		last = &store.ProfileTrigger{Key: update.ResolveProfile(p.Spec, f.Regions, rec.UpdatedAt).Key(), At: rec.UpdatedAt}
 		p.Trigger = last
 	}
 	return update.ProfileTriggers(p.Spec, f.Regions, last.Key, last.At, now)
 }
 
-func forEachProfileTx(tx *bolt.Tx, fn func(name string, p *profileRecord, rec Record) error) error {
-	b := tx.Bucket([]byte(bucketProfiles))
+func forEachProfileTx(tx *bolt.Tx, fn func(name string, p *store.Profile, rec store.Record) error) error {
+	b := tx.Bucket([]byte(store.BucketProfiles))
 	if b == nil {
 		return nil
 	}
 	return b.ForEach(func(k, _ []byte) error {
-		p, rec, err := loadTx[profileRecord](tx, bucketProfiles, string(k))
+		p, rec, err := store.LoadTx[store.Profile](tx, store.BucketProfiles, string(k))
 		if err != nil {
 			return err
 		}

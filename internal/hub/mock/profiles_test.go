@@ -14,6 +14,7 @@ import (
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/update"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/mock/store"
 )
 
 // Auto-upgrade triggering on the mock hub (designs/updates.md §5): a release
@@ -67,7 +68,7 @@ func writeInventory(t *testing.T, dir, doc string) {
 
 func putProfile(t *testing.T, h *Hub, name string, spec update.ProfileSpec) {
 	t.Helper()
-	if _, err := h.PutAutoUpgradeProfile(context.Background(), hub.AutoUpgradeProfile{Meta: hub.Meta{Name: name}, Spec: spec}, Precondition{}); err != nil {
+	if _, err := h.PutAutoUpgradeProfile(context.Background(), hub.AutoUpgradeProfile{Meta: hub.Meta{Name: name}, Spec: spec}, store.Precondition{}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -144,7 +145,7 @@ func TestProfileTriggersOnRelease(t *testing.T) {
 	}
 
 	// Reads stored nothing; a write stores the world as the reads saw it.
-	if _, err := h3.PutUpdateStrategy(ctx, hub.UpdateStrategy{Meta: hub.Meta{Name: "later"}}, Precondition{}); err != nil {
+	if _, err := h3.PutUpdateStrategy(ctx, hub.UpdateStrategy{Meta: hub.Meta{Name: "later"}}, store.Precondition{}); err != nil {
 		t.Fatal(err)
 	}
 	// A release added to the catalog later, dated before the profile's last
@@ -211,14 +212,14 @@ func TestProfileTriggerFiredOnce(t *testing.T) {
 		t.Fatalf("reads wrote: transaction %d, then %d", before, after)
 	}
 	for i, h := range []*Hub{a, b} {
-		if _, err := h.PutUpdateStrategy(ctx, hub.UpdateStrategy{Meta: hub.Meta{Name: fmt.Sprintf("s%d", i)}}, Precondition{}); err != nil {
+		if _, err := h.PutUpdateStrategy(ctx, hub.UpdateStrategy{Meta: hub.Meta{Name: fmt.Sprintf("s%d", i)}}, store.Precondition{}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if p, _ := b.GetAutoUpgradeProfile(ctx, "rapid"); !slices.Equal(p.Status.Runs, []string{"rapid-20261121-130000"}) {
 		t.Fatalf("runs %v, want exactly the one the reads showed", p.Status.Runs)
 	}
-	r, err := a.Store().Get(bucketRuns, "rapid-20261121-130000")
+	r, err := a.Store().Get(store.BucketRuns, "rapid-20261121-130000")
 	if err != nil || r.ETag == "" {
 		t.Fatalf("the first write did not store the run: %v", err)
 	}
@@ -308,7 +309,7 @@ func TestProfileNamesAndStrategy(t *testing.T) {
 	h := profileHub(t, dir, testNow)
 	var invalid *hub.InvalidError
 	if _, err := h.PutAutoUpgradeProfile(context.Background(), hub.AutoUpgradeProfile{Meta: hub.Meta{Name: "p"},
-		Spec: update.ProfileSpec{Channel: update.ChannelStable, UpdateStrategyID: "nope"}}, Precondition{}); !errors.As(err, &invalid) {
+		Spec: update.ProfileSpec{Channel: update.ChannelStable, UpdateStrategyID: "nope"}}, store.Precondition{}); !errors.As(err, &invalid) {
 		t.Fatalf("a profile with a missing strategy: %v, want an *hub.InvalidError", err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/update"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/mock/store"
 )
 
 // Reads are reads (designs/hub.md §2): a day after the last write — a
@@ -23,7 +24,7 @@ func TestReadsWriteNothing(t *testing.T) {
 	putProfile(t, h, "rapid", update.ProfileSpec{Channel: update.ChannelRapid})
 	two := 2
 	if _, err := h.ApplyPlacement(ctx, hub.Placement{Meta: hub.Meta{Name: "web"}, Spec: placement.Spec{
-		Policy: placement.Policy{PlacementType: placement.PickN, NumberOfClusters: &two}}}, Precondition{}); err != nil {
+		Policy: placement.Policy{PlacementType: placement.PickN, NumberOfClusters: &two}}}, store.Precondition{}); err != nil {
 		t.Fatal(err)
 	}
 	writeInventory(t, dir, profileInventory("      - { version: 1.31.3, released_at: \"2026-11-21T18:00:00Z\" }\n"))
@@ -44,7 +45,7 @@ func TestReadsWriteNothing(t *testing.T) {
 	if err != nil || run.Status.State != update.StateCompleted {
 		t.Fatalf("the run the trigger started: %+v, %v", run, err)
 	}
-	if runs, err := later.ListNames(ctx, bucketRuns); err != nil || !slices.Contains(runs, p.Status.LastRun) {
+	if runs, err := later.ListNames(ctx, store.BucketRuns); err != nil || !slices.Contains(runs, p.Status.LastRun) {
 		t.Fatalf("listed runs %v, %v", runs, err)
 	}
 	if _, err := later.GetPlacement(ctx, "web"); err != nil {
@@ -56,10 +57,10 @@ func TestReadsWriteNothing(t *testing.T) {
 	if after, _ := later.Store().TxID(); after != before {
 		t.Fatalf("reads wrote: transaction %d, then %d", before, after)
 	}
-	if _, err := later.PutUpdateStrategy(ctx, hub.UpdateStrategy{Meta: hub.Meta{Name: "s"}}, Precondition{}); err != nil {
+	if _, err := later.PutUpdateStrategy(ctx, hub.UpdateStrategy{Meta: hub.Meta{Name: "s"}}, store.Precondition{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := later.Store().Get(bucketRuns, p.Status.LastRun); err != nil {
+	if _, err := later.Store().Get(store.BucketRuns, p.Status.LastRun); err != nil {
 		t.Fatalf("the write did not store the run the reads showed: %v", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -11,14 +12,15 @@ import (
 	"time"
 
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/mock/store"
 )
 
 // storedTypes are the types whose JSON encoding is on disk: the envelope,
 // every record type and the clock anchor.
 func storedTypes() []reflect.Type {
-	out := []reflect.Type{reflect.TypeFor[Record](), reflect.TypeFor[clockAnchor]()}
-	for _, b := range sortedKeys(recordTypes) {
-		out = append(out, recordTypes[b])
+	out := []reflect.Type{reflect.TypeFor[store.Record](), reflect.TypeFor[clockAnchor]()}
+	for _, b := range slices.Sorted(maps.Keys(store.RecordTypes())) {
+		out = append(out, store.RecordTypes()[b])
 	}
 	return out
 }
@@ -92,23 +94,23 @@ func TestRecordsKeepEveryField(t *testing.T) {
 	live := hub.NodePoolStatus{}
 	fill(reflect.ValueOf(&live).Elem(), new(int))
 	objects := map[string]func(body any) any{
-		bucketPlacements: func(b any) any { return b.(*placementRecord).object(meta) },
-		bucketStrategies: func(b any) any { return b.(*strategyRecord).object(meta) },
-		bucketRuns:       func(b any) any { return b.(*runRecord).object(meta) },
-		bucketRunEvents:  func(b any) any { return b },
-		bucketUpgrades:   func(b any) any { return b },
-		bucketProfiles:   func(b any) any { return b.(*profileRecord).object(meta) },
-		bucketNodePools:  func(b any) any { return b.(*nodePoolRecord).object(meta, "c", live) },
+		store.BucketPlacements: func(b any) any { return placementObject(b.(*store.Placement), meta) },
+		store.BucketStrategies: func(b any) any { return strategyObject(b.(*store.Strategy), meta) },
+		store.BucketRuns:       func(b any) any { return runObject(b.(*store.Run), meta) },
+		store.BucketRunEvents:  func(b any) any { return b },
+		store.BucketUpgrades:   func(b any) any { return b },
+		store.BucketProfiles:   func(b any) any { return profileObject(b.(*store.Profile), meta) },
+		store.BucketNodePools:  func(b any) any { return nodePoolObject(b.(*store.NodePool), meta, "c", live) },
 	}
-	for _, bucket := range sortedKeys(recordTypes) {
+	for _, bucket := range slices.Sorted(maps.Keys(store.RecordTypes())) {
 		t.Run(bucket, func(t *testing.T) {
-			in := reflect.New(recordTypes[bucket])
+			in := reflect.New(store.RecordTypes()[bucket])
 			fill(in.Elem(), new(int))
 			raw, err := json.Marshal(in.Interface())
 			if err != nil {
 				t.Fatal(err)
 			}
-			out := reflect.New(recordTypes[bucket])
+			out := reflect.New(store.RecordTypes()[bucket])
 			if err := json.Unmarshal(raw, out.Interface()); err != nil {
 				t.Fatal(err)
 			}
@@ -120,7 +122,7 @@ func TestRecordsKeepEveryField(t *testing.T) {
 				t.Fatalf("no conversion for %s listed in this test", bucket)
 			}
 			zero := slices.DeleteFunc(zeroFields(reflect.ValueOf(toObject(out.Interface())), ""), func(f string) bool {
-				return bucket == bucketPlacements && f == ".Status.Clusters" // computed by each read from the rollout state
+				return bucket == store.BucketPlacements && f == ".Status.Clusters" // computed by each read from the rollout state
 			})
 			if len(zero) > 0 {
 				t.Fatalf("not filled from the record: %v", zero)
@@ -198,44 +200,4 @@ func zeroFields(v reflect.Value, at string) []string {
 		return out
 	}
 	return nil
-}
-
-func TestRenameKeys(t *testing.T) {
-	type inner struct {
-		When   time.Time         `json:"when"`
-		Labels map[string]string `json:"labels"`
-	}
-	type outer struct {
-		Count  *int             `json:"count"`
-		Inners []inner          `json:"inners"`
-		ByName map[string]inner `json:"by_name"`
-		Skip   string           `json:"-"`
-	}
-	for _, tc := range []struct {
-		name, in, want, err string
-	}{
-		{name: "Go names become json names", in: `{"Count":2,"Inners":[{"When":"2026-01-01T00:00:00Z","Labels":{"Count":"x"}}]}`,
-			want: `{"count":2,"inners":[{"labels":{"Count":"x"},"when":"2026-01-01T00:00:00Z"}]}`},
-		{name: "json names stay", in: `{"count":2,"by_name":{"Inners":{"Labels":null}}}`, want: `{"by_name":{"Inners":{"labels":null}},"count":2}`},
-		{name: "an unknown key is an error", in: `{"Inners":[{"Colour":"red"}]}`, err: `body.inners[0]: "Colour" is not a field of mock.inner`},
-		{name: "a field not stored is unknown", in: `{"Skip":"x"}`, err: `body: "Skip" is not a field of mock.outer`},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var v any
-			if err := json.Unmarshal([]byte(tc.in), &v); err != nil {
-				t.Fatal(err)
-			}
-			got, err := renameKeys(reflect.TypeFor[outer](), v, "body")
-			if tc.err != "" {
-				if err == nil || err.Error() != tc.err {
-					t.Fatalf("got error %v, want %s", err, tc.err)
-				}
-				return
-			}
-			raw, _ := json.Marshal(got)
-			if err != nil || string(raw) != tc.want {
-				t.Fatalf("got %s (%v), want %s", raw, err, tc.want)
-			}
-		})
-	}
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/mock/store"
 )
 
 // The rollout of a placement's resources on the mock hub (designs/placement.md
@@ -14,7 +15,7 @@ import (
 
 // rollOut brings the rollout of st to now and sets the status it reports
 // (st.Rollout is the previous state); fresh: the placement is new.
-func rollOut(name string, spec placement.Spec, st *placementStatusRecord, fresh bool, f *fleet.Fleet, now time.Time) rolloutConditions {
+func rollOut(name string, spec placement.Spec, st *store.PlacementStatus, fresh bool, f *fleet.Fleet, now time.Time) rolloutConditions {
 	step := placement.AdvanceRollout(name, spec, st.Rollout, fresh, st.Selected, st.Decisions, f, now)
 	st.Rollout = &step.State
 	st.Clusters = step.Status.Clusters

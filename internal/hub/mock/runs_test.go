@@ -11,6 +11,7 @@ import (
 	"github.com/fleetform/terraform-provider-aks/internal/engine/update"
 	"github.com/fleetform/terraform-provider-aks/internal/fleetgen"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/mock/store"
 )
 
 // A run executes over simulated time between commands (designs/hub.md §2):
@@ -60,10 +61,10 @@ func startFleetgenRun(tb testing.TB, n int, name string) (Config, string) {
 	}
 	spec := update.RunSpec{Strategy: &s, ManagedClusterUpdate: update.ManagedClusterUpdate{
 		Upgrade: update.Upgrade{Type: update.UpgradeNodeImageOnly}, NodeImageSelection: update.NodeImageSelection{Type: update.NodeImageLatest}}}
-	if _, err := h.PutUpdateRun(ctx, hub.UpdateRun{Meta: hub.Meta{Name: name}, Spec: spec}, Precondition{IfNoneMatch: true}); err != nil {
+	if _, err := h.PutUpdateRun(ctx, hub.UpdateRun{Meta: hub.Meta{Name: name}, Spec: spec}, store.Precondition{IfNoneMatch: true}); err != nil {
 		tb.Fatal(err)
 	}
-	if _, err := h.StartUpdateRun(ctx, name, Precondition{}); err != nil {
+	if _, err := h.StartUpdateRun(ctx, name, store.Precondition{}); err != nil {
 		tb.Fatal(err)
 	}
 	return cfg, name

@@ -13,6 +13,7 @@ import (
 	"github.com/fleetform/terraform-provider-aks/internal/engine/selector"
 	"github.com/fleetform/terraform-provider-aks/internal/fleetgen"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/mock/store"
 )
 
 // Size targets of issue 10 (item 2), at 200 PickN placements over a
@@ -47,13 +48,13 @@ func scaleSpec(i int) placement.Spec {
 	}
 }
 
-func fileSize(t testing.TB, path string) int64 {
+func fileSize(t testing.TB, s *store.Store) int64 {
 	t.Helper()
-	st, err := os.Stat(path)
+	n, err := s.Size()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return st.Size()
+	return n
 }
 
 // TestStateSizeAtFleetScale applies 200 PickN placements over a
@@ -73,39 +74,39 @@ func TestStateSizeAtFleetScale(t *testing.T) {
 	ctx := context.Background()
 	// The first write stores the decoded inventory (the hub's cache): the
 	// database without objects.
-	_, err = h.PutUpdateStrategy(ctx, hub.UpdateStrategy{Meta: hub.Meta{Name: "first"}}, Precondition{})
+	_, err = h.PutUpdateStrategy(ctx, hub.UpdateStrategy{Meta: hub.Meta{Name: "first"}}, store.Precondition{})
 	must(t, err)
-	empty := fileSize(t, path)
+	empty := fileSize(t, h.Store())
 	etags := make([]string, placements)
 	for i := range placements {
-		p, err := h.ApplyPlacement(ctx, hub.Placement{Meta: hub.Meta{Name: fmt.Sprintf("app-%d", i)}, Spec: scaleSpec(i)}, Precondition{IfNoneMatch: true})
+		p, err := h.ApplyPlacement(ctx, hub.Placement{Meta: hub.Meta{Name: fmt.Sprintf("app-%d", i)}, Spec: scaleSpec(i)}, store.Precondition{IfNoneMatch: true})
 		must(t, err)
 		etags[i] = p.ETag
 	}
 	var largest, total int
 	must(t, h.Store().View(func(tx *bolt.Tx) error {
-		return tx.Bucket([]byte(bucketPlacements)).ForEach(func(_, v []byte) error {
+		return tx.Bucket([]byte(store.BucketPlacements)).ForEach(func(_, v []byte) error {
 			largest, total = max(largest, len(v)), total+len(v)
 			return nil
 		})
 	}))
-	applied := fileSize(t, path)
-	t.Logf("%d compactions while applying", h.Store().compactions)
+	applied := fileSize(t, h.Store())
+	t.Logf("%d compactions while applying", h.Store().Compactions())
 	for i := range placements {
-		must(t, h.DeletePlacement(ctx, fmt.Sprintf("app-%d", i), Precondition{IfMatch: etags[i]}))
+		must(t, h.DeletePlacement(ctx, fmt.Sprintf("app-%d", i), store.Precondition{IfMatch: etags[i]}))
 	}
-	destroyed := fileSize(t, path)
+	destroyed := fileSize(t, h.Store())
 
 	t.Logf("placement record: largest %.1f KB, mean %.1f KB", float64(largest)/1024, float64(total)/placements/1024)
 	t.Logf("database: empty %.2f MB, after %d placements %.2f MB, after deleting them %.2f MB (%d compactions)",
-		float64(empty)/(1<<20), placements, float64(applied)/(1<<20), float64(destroyed)/(1<<20), h.Store().compactions)
+		float64(empty)/(1<<20), placements, float64(applied)/(1<<20), float64(destroyed)/(1<<20), h.Store().Compactions())
 	if largest > maxPlacementRecord {
 		t.Errorf("a placement record takes %d bytes, want at most %d", largest, maxPlacementRecord)
 	}
 	if applied > maxStateAfterApply {
 		t.Errorf("the database takes %d bytes after %d placements, want at most %d", applied, placements, maxStateAfterApply)
 	}
-	if destroyed > max(empty+empty/maxStateShareAfterDestroy, compactFloor+growStep) {
+	if destroyed > max(empty+empty/maxStateShareAfterDestroy, store.CompactFloor+store.GrowStep) {
 		t.Errorf("the database takes %d bytes after deleting every placement, was %d empty", destroyed, empty)
 	}
 }

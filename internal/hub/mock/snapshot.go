@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fleetform/terraform-provider-aks/internal/hub/mock/inventory"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -18,7 +19,7 @@ import (
 // Unlike the hub objects it is a cache: it is stored with gob, and never
 // migrated, only replaced.
 type inventorySnapshot struct {
-	Raw   *rawInventory
+	Raw   *inventory.Document
 	Epoch time.Time
 }
 

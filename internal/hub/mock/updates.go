@@ -14,26 +14,27 @@ import (
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/update"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/mock/store"
 )
 
 // GetUpdateStrategy reads an update strategy.
 func (h *Hub) GetUpdateStrategy(_ context.Context, name string) (*hub.UpdateStrategy, error) {
-	return getObject[hub.UpdateStrategy, strategyRecord](h.store, bucketStrategies, name)
+	return getObject(h.store, store.BucketStrategies, name, strategyObject)
 }
 
 // PutUpdateStrategy creates or replaces an update strategy.
-func (h *Hub) PutUpdateStrategy(_ context.Context, s hub.UpdateStrategy, pre Precondition) (*hub.UpdateStrategy, error) {
-	r := &strategyRecord{Spec: s.Spec}
-	rec, err := put(h.store, bucketStrategies, s.Name, r, pre, h.Now())
+func (h *Hub) PutUpdateStrategy(_ context.Context, s hub.UpdateStrategy, pre store.Precondition) (*hub.UpdateStrategy, error) {
+	r := &store.Strategy{Spec: s.Spec}
+	rec, err := store.Save(h.store, store.BucketStrategies, s.Name, r, pre, h.Now())
 	if err != nil {
 		return nil, err
 	}
-	return r.object(rec.meta(s.Name)), nil
+	return strategyObject(r, rec.Meta(s.Name)), nil
 }
 
 // DeleteUpdateStrategy removes an update strategy. Runs keep the copy they made.
-func (h *Hub) DeleteUpdateStrategy(_ context.Context, name string, pre Precondition) error {
-	return del(h.store, bucketStrategies, name, pre)
+func (h *Hub) DeleteUpdateStrategy(_ context.Context, name string, pre store.Precondition) error {
+	return store.Delete(h.store, store.BucketStrategies, name, pre)
 }
 
 // DefaultUpgradeDuration is how long the mock takes to upgrade one member
@@ -52,7 +53,7 @@ func (h *Hub) UpgradeDuration() time.Duration {
 func (h *Hub) GetUpdateRun(ctx context.Context, name string) (*hub.UpdateRun, error) {
 	var out *hub.UpdateRun
 	err := h.readTx(ctx, func(tx *bolt.Tx, f *fleet.Fleet) error {
-		r, rec, err := loadTx[runRecord](tx, bucketRuns, name)
+		r, rec, err := store.LoadTx[store.Run](tx, store.BucketRuns, name)
 		if err != nil {
 			return err
 		}
@@ -60,7 +61,7 @@ func (h *Hub) GetUpdateRun(ctx context.Context, name string) (*hub.UpdateRun, er
 		if err != nil {
 			return err
 		}
-		out = r.object(rec.meta(name))
+		out = runObject(r, rec.Meta(name))
 		out.Status = h.execution(r, events, f.Regions).Status(h.Now())
 		return nil
 	})
@@ -68,21 +69,21 @@ func (h *Hub) GetUpdateRun(ctx context.Context, name string) (*hub.UpdateRun, er
 }
 
 // execution is what a stored run's progress depends on (update.Execution).
-func (h *Hub) execution(r *runRecord, events []runEvent, regions []fleet.Region) *update.Execution {
+func (h *Hub) execution(r *store.Run, events []store.RunEvent, regions []fleet.Region) *update.Execution {
 	return executionOf(r, events, regions, h.UpgradeDuration())
 }
 
 // executionOf is a stored run's progress with members taking upgrade each.
-func executionOf(r *runRecord, events []runEvent, regions []fleet.Region, upgrade time.Duration) *update.Execution {
+func executionOf(r *store.Run, events []store.RunEvent, regions []fleet.Region, upgrade time.Duration) *update.Execution {
 	return &update.Execution{Update: r.Spec.ManagedClusterUpdate, Strategy: r.ResolvedStrategy, Regions: regions,
 		UpgradeDuration: upgrade, Events: events, AutoUpgrade: r.AutoUpgrade}
 }
 
 // runEventsTx reads a run's events (none when it has no history).
-func runEventsTx(tx *bolt.Tx, name string) ([]runEvent, error) {
-	ev, _, err := loadTx[runEventsRecord](tx, bucketRunEvents, name)
+func runEventsTx(tx *bolt.Tx, name string) ([]store.RunEvent, error) {
+	ev, _, err := store.LoadTx[store.RunEvents](tx, store.BucketRunEvents, name)
 	switch {
-	case errors.Is(err, ErrNotFound):
+	case errors.Is(err, store.ErrNotFound):
 		return nil, nil
 	case err != nil:
 		return nil, err
@@ -92,8 +93,8 @@ func runEventsTx(tx *bolt.Tx, name string) ([]runEvent, error) {
 
 // PutUpdateRun creates a run (NotStarted) or changes one that has not started.
 // A referenced strategy is copied into the run when the run is created.
-func (h *Hub) PutUpdateRun(ctx context.Context, in hub.UpdateRun, pre Precondition) (*hub.UpdateRun, error) {
-	if err := checkName(in.Name); err != nil {
+func (h *Hub) PutUpdateRun(ctx context.Context, in hub.UpdateRun, pre store.Precondition) (*hub.UpdateRun, error) {
+	if err := store.CheckName(in.Name); err != nil {
 		return nil, err
 	}
 	f, err := h.Fleet(ctx)
@@ -101,14 +102,14 @@ func (h *Hub) PutUpdateRun(ctx context.Context, in hub.UpdateRun, pre Preconditi
 		return nil, err
 	}
 	now := h.Now()
-	r := &runRecord{Spec: in.Spec, Status: update.RunStatus{State: update.StateNotStarted}}
-	var rec Record
+	r := &store.Run{Spec: in.Spec, Status: update.RunStatus{State: update.StateNotStarted}}
+	var rec store.Record
 	err = h.store.Update(func(tx *bolt.Tx) error {
-		old, oldRec, err := loadTx[runRecord](tx, bucketRuns, in.Name)
-		if err != nil && !errors.Is(err, ErrNotFound) {
+		old, oldRec, err := store.LoadTx[store.Run](tx, store.BucketRuns, in.Name)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
-		if err := checkPrecondition(pre, oldRec, old != nil); err != nil {
+		if err := store.CheckPrecondition(pre, oldRec, old != nil); err != nil {
 			return err
 		}
 		if old != nil {
@@ -131,13 +132,13 @@ func (h *Hub) PutUpdateRun(ctx context.Context, in hub.UpdateRun, pre Preconditi
 			}
 			return &hub.InvalidError{Object: "update run " + in.Name, Reason: strings.Join(reasons, "; ")}
 		}
-		rec, err = saveTx(tx, bucketRuns, in.Name, r, pre, now, true)
+		rec, err = store.SaveTx(tx, store.BucketRuns, in.Name, r, pre, now, true)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	out := r.object(rec.meta(in.Name))
+	out := runObject(r, rec.Meta(in.Name))
 	out.Status = h.execution(r, nil, nil).Status(now)
 	return out, nil
 }
@@ -149,8 +150,8 @@ func resolveStrategyTx(tx *bolt.Tx, object string, spec update.RunSpec) (*update
 	case spec.UpdateStrategyID != "" && spec.Strategy != nil:
 		return nil, &hub.InvalidError{Object: object, Reason: "set either an update strategy id or an inline strategy, not both"}
 	case spec.UpdateStrategyID != "":
-		s, _, err := loadTx[strategyRecord](tx, bucketStrategies, update.StrategyNameFromID(spec.UpdateStrategyID))
-		if errors.Is(err, ErrNotFound) {
+		s, _, err := store.LoadTx[store.Strategy](tx, store.BucketStrategies, update.StrategyNameFromID(spec.UpdateStrategyID))
+		if errors.Is(err, store.ErrNotFound) {
 			return nil, &hub.InvalidError{Object: object, Reason: fmt.Sprintf("the update strategy %q does not exist", spec.UpdateStrategyID)}
 		}
 		if err != nil {
@@ -161,13 +162,13 @@ func resolveStrategyTx(tx *bolt.Tx, object string, spec update.RunSpec) (*update
 	return spec.Strategy, nil
 }
 
-func started(events []runEvent) bool {
-	return slices.ContainsFunc(events, func(e runEvent) bool { return e.Action == update.ActionStart })
+func started(events []store.RunEvent) bool {
+	return slices.ContainsFunc(events, func(e store.RunEvent) bool { return e.Action == update.ActionStart })
 }
 
 // DeleteUpdateRun removes a run and its history. What its completed
-// upgrades did to clusters stays (upgradesRecord).
-func (h *Hub) DeleteUpdateRun(ctx context.Context, name string, pre Precondition) error {
+// upgrades did to clusters stays (store.Upgrades).
+func (h *Hub) DeleteUpdateRun(ctx context.Context, name string, pre store.Precondition) error {
 	f, err := h.Fleet(ctx)
 	if err != nil {
 		return err
@@ -175,7 +176,7 @@ func (h *Hub) DeleteUpdateRun(ctx context.Context, name string, pre Precondition
 	now := h.Now()
 	defer h.invalidateFleet()
 	return h.store.Update(func(tx *bolt.Tx) error {
-		r, _, err := loadTx[runRecord](tx, bucketRuns, name)
+		r, _, err := store.LoadTx[store.Run](tx, store.BucketRuns, name)
 		if err != nil {
 			return err
 		}
@@ -183,22 +184,22 @@ func (h *Hub) DeleteUpdateRun(ctx context.Context, name string, pre Precondition
 		if err != nil {
 			return err
 		}
-		if err := DeleteTx(tx, bucketRuns, name, pre); err != nil {
+		if err := store.DeleteTx(tx, store.BucketRuns, name, pre); err != nil {
 			return err
 		}
-		if err := DeleteTx(tx, bucketRunEvents, name, Precondition{}); err != nil && !errors.Is(err, ErrNotFound) {
+		if err := store.DeleteTx(tx, store.BucketRunEvents, name, store.Precondition{}); err != nil && !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
 		for _, m := range completedUpgrades(name, h.execution(r, events, f.Regions).Status(now)) {
-			u, _, err := loadTx[upgradesRecord](tx, bucketUpgrades, m.cluster)
-			if errors.Is(err, ErrNotFound) {
-				u, err = &upgradesRecord{}, nil
+			u, _, err := store.LoadTx[store.Upgrades](tx, store.BucketUpgrades, m.cluster)
+			if errors.Is(err, store.ErrNotFound) {
+				u, err = &store.Upgrades{}, nil
 			}
 			if err != nil {
 				return err
 			}
-			u.Upgrades = append(u.Upgrades, m.appliedUpgrade)
-			if _, err := saveTx(tx, bucketUpgrades, m.cluster, u, Precondition{}, now, true); err != nil {
+			u.Upgrades = append(u.Upgrades, m.AppliedUpgrade)
+			if _, err := store.SaveTx(tx, store.BucketUpgrades, m.cluster, u, store.Precondition{}, now, true); err != nil {
 				return err
 			}
 		}
@@ -208,7 +209,7 @@ func (h *Hub) DeleteUpdateRun(ctx context.Context, name string, pre Precondition
 
 type clusterUpgrade struct {
 	cluster string
-	appliedUpgrade
+	store.AppliedUpgrade
 }
 
 // completedUpgrades are the member upgrades a run's status reports completed.
@@ -216,7 +217,7 @@ func completedUpgrades(run string, st update.RunStatus) []clusterUpgrade {
 	var out []clusterUpgrade
 	for _, m := range st.Members() {
 		if m.State == update.StateCompleted {
-			out = append(out, clusterUpgrade{m.Name, appliedUpgrade{At: m.EndTime, Run: run,
+			out = append(out, clusterUpgrade{m.Name, store.AppliedUpgrade{At: m.EndTime, Run: run,
 				KubernetesVersion: m.KubernetesVersion, NodeImages: m.NodeImages}})
 		}
 	}
@@ -230,9 +231,9 @@ func completedUpgrades(run string, st update.RunStatus) []clusterUpgrade {
 func applyUpgradesTx(tx *bolt.Tx, f *fleet.Fleet, now time.Time, upgrade time.Duration) error {
 	var ups []clusterUpgrade
 	err := func() error {
-		if b := tx.Bucket([]byte(bucketUpgrades)); b != nil {
+		if b := tx.Bucket([]byte(store.BucketUpgrades)); b != nil {
 			if err := b.ForEach(func(k, _ []byte) error {
-				u, _, err := loadTx[upgradesRecord](tx, bucketUpgrades, string(k))
+				u, _, err := store.LoadTx[store.Upgrades](tx, store.BucketUpgrades, string(k))
 				if err != nil {
 					return err
 				}
@@ -244,7 +245,7 @@ func applyUpgradesTx(tx *bolt.Tx, f *fleet.Fleet, now time.Time, upgrade time.Du
 				return err
 			}
 		}
-		b := tx.Bucket([]byte(bucketRuns))
+		b := tx.Bucket([]byte(store.BucketRuns))
 		if b == nil {
 			return nil
 		}
@@ -254,7 +255,7 @@ func applyUpgradesTx(tx *bolt.Tx, f *fleet.Fleet, now time.Time, upgrade time.Du
 			if err != nil || !started(events) {
 				return err
 			}
-			r, _, err := loadTx[runRecord](tx, bucketRuns, name)
+			r, _, err := store.LoadTx[store.Run](tx, store.BucketRuns, name)
 			if err != nil {
 				return err
 			}
@@ -300,24 +301,24 @@ var actionFrom = map[string][]string{
 }
 
 // StartUpdateRun starts (or re-runs) a run over the fleet as it is now.
-func (h *Hub) StartUpdateRun(ctx context.Context, name string, pre Precondition) (*hub.UpdateRun, error) {
+func (h *Hub) StartUpdateRun(ctx context.Context, name string, pre store.Precondition) (*hub.UpdateRun, error) {
 	f, err := h.Fleet(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return h.runAction(ctx, name, runEvent{Action: update.ActionStart, Members: update.Members(f)}, pre, nil)
+	return h.runAction(ctx, name, store.RunEvent{Action: update.ActionStart, Members: update.Members(f)}, pre, nil)
 }
 
 // StopUpdateRun stops a run. Member upgrades already in flight are not
 // aborted; nothing new starts.
-func (h *Hub) StopUpdateRun(ctx context.Context, name string, pre Precondition) (*hub.UpdateRun, error) {
-	return h.runAction(ctx, name, runEvent{Action: update.ActionStop}, pre, nil)
+func (h *Hub) StopUpdateRun(ctx context.Context, name string, pre store.Precondition) (*hub.UpdateRun, error) {
+	return h.runAction(ctx, name, store.RunEvent{Action: update.ActionStop}, pre, nil)
 }
 
 // SkipUpdateRun skips members, groups, stages or after-stage waits of the
 // run; every target must name something the run has (update.ValidateActions).
-func (h *Hub) SkipUpdateRun(ctx context.Context, name string, targets []update.SkipTarget, pre Precondition) (*hub.UpdateRun, error) {
-	return h.runAction(ctx, name, runEvent{Action: update.ActionSkip, Targets: targets}, pre, func(r *runRecord, _ update.RunStatus, f *fleet.Fleet) error {
+func (h *Hub) SkipUpdateRun(ctx context.Context, name string, targets []update.SkipTarget, pre store.Precondition) (*hub.UpdateRun, error) {
+	return h.runAction(ctx, name, store.RunEvent{Action: update.ActionSkip, Targets: targets}, pre, func(r *store.Run, _ update.RunStatus, f *fleet.Fleet) error {
 		errs := append(update.ValidateSkipTypes(targets), update.ValidateActions(r.ResolvedStrategy, update.Members(f), targets, nil)...)
 		if len(errs) > 0 {
 			return &hub.InvalidError{Object: "update run " + name, Reason: errs.Error()}
@@ -329,8 +330,8 @@ func (h *Hub) SkipUpdateRun(ctx context.Context, name string, targets []update.S
 // ApproveUpdateRunGate completes the approval gates at a position of the run
 // (update.GateKey): a key the run does not have is refused as invalid; the
 // gates must be Pending (reached, not yet approved).
-func (h *Hub) ApproveUpdateRunGate(ctx context.Context, name, gate string, pre Precondition) (*hub.UpdateRun, error) {
-	return h.runAction(ctx, name, runEvent{Action: update.ActionApprove, Gate: gate}, pre, func(_ *runRecord, st update.RunStatus, _ *fleet.Fleet) error {
+func (h *Hub) ApproveUpdateRunGate(ctx context.Context, name, gate string, pre store.Precondition) (*hub.UpdateRun, error) {
+	return h.runAction(ctx, name, store.RunEvent{Action: update.ActionApprove, Gate: gate}, pre, func(_ *store.Run, st update.RunStatus, _ *fleet.Fleet) error {
 		state := ""
 		for _, g := range st.Gates() {
 			if g.Key == gate {
@@ -349,22 +350,22 @@ func (h *Hub) ApproveUpdateRunGate(ctx context.Context, name, gate string, pre P
 
 // runAction checks the precondition, then that the run's state at the hub's
 // clock allows the action (and check, when given), and records the event.
-func (h *Hub) runAction(ctx context.Context, name string, ev runEvent, pre Precondition, check func(*runRecord, update.RunStatus, *fleet.Fleet) error) (*hub.UpdateRun, error) {
+func (h *Hub) runAction(ctx context.Context, name string, ev store.RunEvent, pre store.Precondition, check func(*store.Run, update.RunStatus, *fleet.Fleet) error) (*hub.UpdateRun, error) {
 	f, err := h.Fleet(ctx)
 	if err != nil {
 		return nil, err
 	}
 	now := h.Now()
 	ev.At = now
-	var run *runRecord
-	var rec Record
-	var events []runEvent
+	var run *store.Run
+	var rec store.Record
+	var events []store.RunEvent
 	err = h.store.Update(func(tx *bolt.Tx) error {
 		var err error
-		if run, rec, err = loadTx[runRecord](tx, bucketRuns, name); err != nil {
+		if run, rec, err = store.LoadTx[store.Run](tx, store.BucketRuns, name); err != nil {
 			return err
 		}
-		if err := checkPrecondition(pre, rec, true); err != nil {
+		if err := store.CheckPrecondition(pre, rec, true); err != nil {
 			return err
 		}
 		if events, err = runEventsTx(tx, name); err != nil {
@@ -380,16 +381,16 @@ func (h *Hub) runAction(ctx context.Context, name string, ev runEvent, pre Preco
 			}
 		}
 		events = append(events, ev)
-		if _, err := saveTx(tx, bucketRunEvents, name, &runEventsRecord{Events: events}, Precondition{}, now, true); err != nil {
+		if _, err := store.SaveTx(tx, store.BucketRunEvents, name, &store.RunEvents{Events: events}, store.Precondition{}, now, true); err != nil {
 			return err
 		}
 		run.Status = h.execution(run, events, f.Regions).Status(now)
-		rec, err = saveTx(tx, bucketRuns, name, run, Precondition{}, now, false)
+		rec, err = store.SaveTx(tx, store.BucketRuns, name, run, store.Precondition{}, now, false)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	h.invalidateFleet()
-	return run.object(rec.meta(name)), nil
+	return runObject(run, rec.Meta(name)), nil
 }

@@ -1,4 +1,11 @@
-package mock
+// Package store is the mock hub's state database: bbolt, opened per
+// operation under a lock file so that the provider processes Terraform runs
+// side by side take turns; versioned records in an envelope (ETag,
+// generation, times) with conditional writes; the record format's version
+// and the migrations of databases earlier releases wrote (format.go,
+// migrate.go); compaction. It stores and checks preconditions, and decides
+// nothing about what it stores: the mock hub (package mock) does.
+package store
 
 import (
 	"encoding/json"
@@ -47,15 +54,15 @@ type Store struct {
 	// advance, when set (by the Hub), runs first in every write transaction:
 	// the simulated world is brought to now before anything is written on
 	// it, and only then (reads are reads).
-	advance     func(tx *bolt.Tx) error
-	compactions int // how many compactions this Store ran (for tests)
+	advance     func(tx *bolt.Tx) error // SetAdvance
+	compactions int                     // how many compactions this Store ran (for tests)
 }
 
 const (
 	lockSuffix    = ".lock"
 	compactSuffix = ".compact" // the compacted copy until it replaces the database
-	// compactFloor and compactFreeShare: a write that leaves free pages
-	// of at least 1/compactFreeShare of a file of at least compactFloor
+	// CompactFloor and compactFreeShare: a write that leaves free pages
+	// of at least 1/compactFreeShare of a file of at least CompactFloor
 	// compacts it. (Half free, the obvious choice, would rarely trigger: the
 	// inventory snapshot of a large fleet outweighs every object stored
 	// beside it, so deleting them all frees less than half of the file.)
@@ -64,12 +71,12 @@ const (
 	// again: deletes, a new inventory snapshot, a migration; for records of
 	// the hub's sizes, the pages a write frees by copy-on-write are reused
 	// by the next writes.
-	compactFloor     = 1 << 20
+	CompactFloor     = 1 << 20
 	compactFreeShare = 8
-	// growStep is how much bbolt adds to the file when it needs room (its
+	// GrowStep is how much bbolt adds to the file when it needs room (its
 	// default, 16 MB, and its power-of-two sizes below that, would make a
 	// small state several times larger than its data).
-	growStep = 256 << 10
+	GrowStep = 256 << 10
 	// compactTxSize bounds the transactions that copy data into the compacted file.
 	compactTxSize = 16 << 20
 	lockRetry     = 10 * time.Millisecond
@@ -85,10 +92,10 @@ var (
 	ErrPreconditionFailed = hub.ErrPreconditionFailed
 )
 
-// OpenStore prepares the database at path, creating it and its folder if
+// Open prepares the database at path, creating it and its folder if
 // needed, and checks its record format, migrating a database of an earlier
 // release (format.go).
-func OpenStore(path string) (*Store, error) {
+func Open(path string) (*Store, error) {
 	if dir := filepath.Dir(path); dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, fmt.Errorf("mock hub state: %w", err)
@@ -118,6 +125,22 @@ func OpenStore(path string) (*Store, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// SetAdvance sets the step every write transaction runs first (the mock
+// hub's advance of its simulated world to now, designs/hub.md §2).
+func (s *Store) SetAdvance(advance func(tx *bolt.Tx) error) { s.advance = advance }
+
+// Compactions is how many compactions this Store ran.
+func (s *Store) Compactions() int { return s.compactions }
+
+// Size is the size of the database file.
+func (s *Store) Size() (int64, error) {
+	fi, err := os.Stat(s.path)
+	if err != nil {
+		return 0, err
+	}
+	return fi.Size(), nil
 }
 
 // Path is the database file.
@@ -168,7 +191,7 @@ func (s *Store) open(readOnly bool) (*bolt.DB, error) {
 		}
 		return nil, fmt.Errorf("mock hub state %s: %w", s.path, err)
 	}
-	db.AllocSize = growStep
+	db.AllocSize = GrowStep
 	return db, nil
 }
 
@@ -260,10 +283,10 @@ func (s *Store) withDB(readOnly bool, fn func(db *bolt.DB) error) error {
 }
 
 // mostlyFree tells whether compacting would give back enough of the file
-// (compactFloor, compactFreeShare).
+// (CompactFloor, compactFreeShare).
 func (s *Store) mostlyFree(db *bolt.DB) bool {
 	st, err := os.Stat(s.path)
-	if err != nil || st.Size() < compactFloor {
+	if err != nil || st.Size() < CompactFloor {
 		return false
 	}
 	return int64(db.Stats().FreeAlloc)*compactFreeShare >= st.Size()
@@ -276,7 +299,7 @@ func (s *Store) mostlyFree(db *bolt.DB) bool {
 // the new file. The copy is complete and synced before the rename, which is
 // atomic: a process killed at any point leaves either the old file or the
 // new one, each with every committed write, and at worst a partial copy,
-// which the next compaction or OpenStore removes.
+// which the next compaction or Open removes.
 func (s *Store) compactLocked() error {
 	tmp := s.path + compactSuffix
 	if err := os.Remove(tmp); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -295,7 +318,7 @@ func (s *Store) compactLocked() error {
 		_ = src.Close()
 		return err
 	}
-	dst.AllocSize = growStep
+	dst.AllocSize = GrowStep
 	hook("copying")
 	err = bolt.Compact(dst, src, compactTxSize)
 	if cerr := dst.Close(); err == nil {
@@ -348,6 +371,11 @@ type Record struct {
 // requires that the record does not exist yet.
 type Precondition = hub.Precondition
 
+// Meta is the metadata of the object stored in rec under name.
+func (rec Record) Meta(name string) hub.Meta {
+	return hub.Meta{Name: name, ETag: rec.ETag, Generation: rec.Generation, CreatedAt: rec.CreatedAt, UpdatedAt: rec.UpdatedAt}
+}
+
 // Get reads a record from a bucket.
 func (s *Store) Get(bucket, key string) (Record, error) {
 	var rec Record
@@ -388,7 +416,7 @@ func putTx(tx *bolt.Tx, bucket, key string, body any, pre Precondition, now time
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return Record{}, err
 	}
-	if err := checkPrecondition(pre, old, exists); err != nil {
+	if err := CheckPrecondition(pre, old, exists); err != nil {
 		return Record{}, err
 	}
 	raw, err := json.Marshal(body)
@@ -413,11 +441,11 @@ func putTx(tx *bolt.Tx, bucket, key string, body any, pre Precondition, now time
 	return rec, b.Put([]byte(key), enc)
 }
 
-// checkPrecondition checks pre against the stored record cur (exists false
+// CheckPrecondition checks pre against the stored record cur (exists false
 // when there is none). Writes check it before anything else, as HTTP
 // evaluates preconditions before the request: a stale ETag is reported as
 // such even when the write would also be refused for another reason.
-func checkPrecondition(pre Precondition, cur Record, exists bool) error {
+func CheckPrecondition(pre Precondition, cur Record, exists bool) error {
 	if (pre.IfNoneMatch && exists) || (pre.IfMatch != "" && (!exists || cur.ETag != pre.IfMatch)) {
 		return ErrPreconditionFailed
 	}
@@ -430,7 +458,7 @@ func DeleteTx(tx *bolt.Tx, bucket, key string, pre Precondition) error {
 	if err != nil {
 		return err
 	}
-	if err := checkPrecondition(pre, old, true); err != nil {
+	if err := CheckPrecondition(pre, old, true); err != nil {
 		return err
 	}
 	return tx.Bucket([]byte(bucket)).Delete([]byte(key))

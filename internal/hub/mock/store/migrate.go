@@ -1,11 +1,13 @@
-package mock
+package store
 
 import (
 	"bytes"
 	"encoding"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -23,7 +25,7 @@ import (
 // changes of hub.Meta or hub.NodePool.
 var (
 	unversionedMetaKeys = []string{"Name", "ETag", "Generation", "CreatedAt", "UpdatedAt"}
-	unversionedDropped  = map[string][]string{bucketNodePools: {"Cluster", "Status"}}
+	unversionedDropped  = map[string][]string{BucketNodePools: {"Cluster", "Status"}}
 )
 
 // upgrades[v] turns a body of bucket in format v into format v+1.
@@ -49,7 +51,7 @@ func migrate(tx *bolt.Tx, from int) error {
 				return nil, err
 			}
 		}
-		for v := max(from, 1); v < formatVersion; v++ {
+		for v := max(from, 1); v < FormatVersion; v++ {
 			if body, err = upgrades[v](bucket, body); err != nil {
 				return nil, err
 			}
@@ -83,7 +85,7 @@ func upgradeUnversioned(bucket string, body map[string]any) (map[string]any, err
 //
 // The format-1 key names are frozen here, as the earlier format is.
 func upgradeV1(bucket string, body map[string]any) (map[string]any, error) {
-	if bucket != bucketNodePools {
+	if bucket != BucketNodePools {
 		return body, nil
 	}
 	spec, _ := body["spec"].(map[string]any)
@@ -120,7 +122,7 @@ func upgradeV1(bucket string, body map[string]any) (map[string]any, error) {
 // Cutting a format-2 list gives what the cycle that wrote it would have
 // stored in format 3.
 func upgradeV2(bucket string, body map[string]any) (map[string]any, error) {
-	if bucket != bucketPlacements {
+	if bucket != BucketPlacements {
 		return body, nil
 	}
 	status, _ := body["status"].(map[string]any)
@@ -189,7 +191,7 @@ func intV2(v any) (int, bool) {
 // migrateBodies rewrites the body of every stored object with upgrade, then
 // decodes it strictly into its record type and encodes it again.
 func migrateBodies(tx *bolt.Tx, upgrade func(bucket string, body map[string]any) (map[string]any, error)) error {
-	for _, bucket := range sortedKeys(recordTypes) {
+	for _, bucket := range slices.Sorted(maps.Keys(recordTypes)) {
 		b := tx.Bucket([]byte(bucket))
 		if b == nil {
 			continue
@@ -282,7 +284,7 @@ func renameKeys(t reflect.Type, v any, at string) (any, error) {
 		}
 		fields := jsonFields(t)
 		out := make(map[string]any, len(val))
-		for _, k := range sortedKeys(val) {
+		for _, k := range slices.Sorted(maps.Keys(val)) {
 			f, ok := fields[k]
 			if !ok {
 				return nil, fmt.Errorf("%s: %q is not a field of %v", at, k, t)
@@ -345,7 +347,7 @@ func jsonName(f reflect.StructField) (string, bool) {
 // directly and a profile that starts from what its channel resolved to when
 // it was last written.
 func upgradeV3(bucket string, body map[string]any) (map[string]any, error) {
-	if bucket != bucketProfiles {
+	if bucket != BucketProfiles {
 		return body, nil
 	}
 	if spec, ok := body["spec"].(map[string]any); ok {

@@ -1,4 +1,4 @@
-package mock
+package inventory
 
 import (
 	"encoding/json"
@@ -17,7 +17,7 @@ import (
 var testNow = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 
 func TestSampleFleet(t *testing.T) {
-	f, err := ParseInventory(SampleFleetName, SampleFleet, testNow)
+	f, err := Parse(SampleName, Sample, testNow)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,10 +91,10 @@ clusters:
 			if err := os.WriteFile(path, []byte(head+c.body), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			_, err := LoadInventoryFile(path, testNow)
-			var ies InventoryErrors
+			_, err := LoadFile(path, testNow)
+			var ies Errors
 			if !errors.As(err, &ies) {
-				t.Fatalf("got %v (%T), want InventoryErrors", err, err)
+				t.Fatalf("got %v (%T), want Errors", err, err)
 			}
 			got := strings.TrimPrefix(err.Error(), dir+string(filepath.Separator))
 			if !strings.Contains(got, c.want) {
@@ -133,9 +133,9 @@ func TestInventoryJSONErrorsNameFileLineAndField(t *testing.T) {
 			if err := os.WriteFile(path, []byte(c.body), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			_, err := LoadInventoryFile(path, testNow)
-			var ie InventoryError
-			var ies InventoryErrors
+			_, err := LoadFile(path, testNow)
+			var ie Error
+			var ies Errors
 			if !errors.As(err, &ies) && !errors.As(err, &ie) {
 				t.Fatalf("got %v (%T), want inventory errors", err, err)
 			}
@@ -150,18 +150,18 @@ func TestInventoryJSONErrorsNameFileLineAndField(t *testing.T) {
 // The same fleet in YAML and in JSON is the same fleet.
 func TestInventoryJSONIsTheYAMLFleet(t *testing.T) {
 	var doc any
-	if err := yaml.Unmarshal(SampleFleet, &doc); err != nil {
+	if err := yaml.Unmarshal(Sample, &doc); err != nil {
 		t.Fatal(err)
 	}
 	js, err := json.Marshal(doc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fromYAML, err := ParseInventory("sample.yaml", SampleFleet, testNow)
+	fromYAML, err := Parse("sample.yaml", Sample, testNow)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fromJSON, err := ParseInventory("sample.json", js, testNow)
+	fromJSON, err := Parse("sample.json", js, testNow)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +171,7 @@ func TestInventoryJSONIsTheYAMLFleet(t *testing.T) {
 }
 
 func TestInventoryRelativeTimes(t *testing.T) {
-	f, err := ParseInventory("x", []byte(`regions: [{name: r}]
+	f, err := Parse("x", []byte(`regions: [{name: r}]
 clusters:
   - name: a
     region: r
@@ -197,7 +197,7 @@ clusters:
 }
 
 func TestEmptyInventory(t *testing.T) {
-	f, err := ParseInventory("empty", nil, testNow)
+	f, err := Parse("empty", nil, testNow)
 	if err != nil || len(f.Clusters) != 0 {
 		t.Fatalf("%v %v", f, err)
 	}

@@ -1,4 +1,14 @@
-package mock
+// Package inventory reads the mock hub's inventory: the file that describes
+// the simulated fleet (regions, member clusters with their agents, labels,
+// taints, properties, node pools, maintenance windows and NAP nodes, and the
+// hub cluster's resources). A document is YAML, or JSON in a file named
+// *.json; both decode strictly (keys match exactly, unknown and duplicate
+// fields are errors), and every error names the file, the line and the
+// field. Decode parses a document once; Build turns it into the engine's
+// fleet at an instant (relative ages resolved then), so one decoded document
+// serves every command until the file changes. It reads no state and keeps
+// none: the mock hub (package mock) stores what it decoded.
+package inventory
 
 import (
 	"bytes"
@@ -8,11 +18,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -27,27 +38,22 @@ import (
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/nodepool"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/update"
-	"github.com/fleetform/terraform-provider-aks/internal/hub"
 )
 
-// SampleFleet is the built-in inventory used when no fleet file is configured.
+// Sample is the built-in inventory used when no fleet file is configured.
 //
 //go:embed sample_fleet.yaml
-var SampleFleet []byte
+var Sample []byte
 
-// SampleFleetName is how the built-in inventory is named in messages.
-const SampleFleetName = "<built-in sample fleet>"
+// SampleName is how the built-in inventory is named in messages.
+const SampleName = "<built-in sample fleet>"
 
 // DefaultSubscriptionID is used for clusters that do not name a subscription.
 const DefaultSubscriptionID = "00000000-0000-0000-0000-000000000000"
 
-// MockFleet is where the mock fleet is in Azure Resource Manager:
-// /subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/rg-fleet/providers/Microsoft.ContainerService/fleets/fleet.
-var MockFleet = hub.FleetRef{SubscriptionID: DefaultSubscriptionID, ResourceGroup: "rg-fleet", Name: "fleet"}
-
 // The inventory file format, in YAML or JSON (a file named *.json). Every
 // field is snake_case; unknown fields are errors.
-type rawInventory struct {
+type Document struct {
 	Regions    []rawRegion   `yaml:"regions" json:"regions"`
 	Clusters   []rawCluster  `yaml:"clusters" json:"clusters"`
 	HubCluster rawHubCluster `yaml:"hub_cluster" json:"hub_cluster"`
@@ -234,15 +240,15 @@ type rawFailures struct {
 	Placement string `yaml:"placement" json:"placement"`
 }
 
-// InventoryError is a problem in an inventory file, located by file, line and field.
-type InventoryError struct {
+// Error is a problem in an inventory file, located by file, line and field.
+type Error struct {
 	File  string
 	Line  int // 0 when unknown
 	Field string
 	Msg   string
 }
 
-func (e InventoryError) Error() string {
+func (e Error) Error() string {
 	loc := e.File
 	if e.Line > 0 {
 		loc += fmt.Sprintf(":%d", e.Line)
@@ -253,10 +259,10 @@ func (e InventoryError) Error() string {
 	return fmt.Sprintf("%s: %s", loc, e.Msg)
 }
 
-// InventoryErrors are all the problems found in one inventory file.
-type InventoryErrors []InventoryError
+// Errors are all the problems found in one inventory file.
+type Errors []Error
 
-func (es InventoryErrors) Error() string {
+func (es Errors) Error() string {
 	parts := make([]string, len(es))
 	for i, e := range es {
 		parts[i] = e.Error()
@@ -264,43 +270,43 @@ func (es InventoryErrors) Error() string {
 	return strings.Join(parts, "\n")
 }
 
-// LoadInventoryFile reads and parses an inventory file. Relative times are resolved against now.
-func LoadInventoryFile(path string, now time.Time) (*fleet.Fleet, error) {
+// LoadFile reads and parses an inventory file. Relative times are resolved against now.
+func LoadFile(path string, now time.Time) (*fleet.Fleet, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading fleet inventory: %w", err)
 	}
-	return ParseInventory(path, data, now)
+	return Parse(path, data, now)
 }
 
 var yamlLine = regexp.MustCompile(`^line (\d+): (.*)$`)
 
-// ParseInventory parses an inventory named name (used in messages): JSON
+// Parse parses an inventory named name (used in messages): JSON
 // when the name ends in .json, else YAML.
-func ParseInventory(name string, data []byte, now time.Time) (*fleet.Fleet, error) {
-	raw, err := decodeInventory(name, data)
+func Parse(name string, data []byte, now time.Time) (*fleet.Fleet, error) {
+	raw, err := Decode(name, data)
 	if err != nil {
 		return nil, err
 	}
-	return buildFleet(name, data, raw, now, now, false)
+	return Build(name, data, raw, now, now, false)
 }
 
-// decodeInventory decodes the document strictly: unknown fields and wrong
+// Decode decodes the document strictly: unknown fields and wrong
 // types are reported with their line. A file named *.json is decoded with
 // sigs.k8s.io/json (encoding/json's decoder, as the Kubernetes API server
 // uses it: keys matched exactly, unknown and duplicate fields refused),
 // which reads a large fleet several times faster than YAML; a document it
 // refuses is decoded again as YAML (JSON is YAML), whose errors have lines.
-func decodeInventory(name string, data []byte) (*rawInventory, error) {
+func Decode(name string, data []byte) (*Document, error) {
 	if strings.EqualFold(filepath.Ext(name), ".json") {
-		return decodeInventoryJSON(name, data)
+		return decodeJSON(name, data)
 	}
-	return decodeInventoryYAML(name, data)
+	return decodeYAML(name, data)
 }
 
-// decodeInventoryJSON decodes a JSON inventory.
-func decodeInventoryJSON(name string, data []byte) (*rawInventory, error) {
-	var raw rawInventory
+// decodeJSON decodes a JSON inventory.
+func decodeJSON(name string, data []byte) (*Document, error) {
+	var raw Document
 	if len(bytes.Trim(data, " \t\r\n")) == 0 { // an empty file (JSON white space only) is an empty fleet
 		return &raw, nil
 	}
@@ -310,48 +316,48 @@ func decodeInventoryJSON(name string, data []byte) (*rawInventory, error) {
 	}
 	if syntax, offset := k8sjson.SyntaxErrorOffset(err); syntax {
 		line := 1 + bytes.Count(data[:min(int(offset), len(data))], []byte("\n"))
-		return nil, InventoryError{File: name, Line: line, Msg: "not valid JSON: " + strings.TrimPrefix(err.Error(), "json: ")}
+		return nil, Error{File: name, Line: line, Msg: "not valid JSON: " + strings.TrimPrefix(err.Error(), "json: ")}
 	}
-	if yraw, yerr := decodeInventoryYAML(name, data); yerr != nil {
+	if yraw, yerr := decodeYAML(name, data); yerr != nil {
 		return yraw, yerr
 	}
 	// What YAML reads and JSON does not: a key that differs in case only, a
 	// duplicate key, a number where a string is due.
-	var out InventoryErrors
+	var out Errors
 	if err != nil {
-		out = append(out, InventoryError{File: name, Msg: strings.TrimPrefix(err.Error(), "json: ")})
+		out = append(out, Error{File: name, Msg: strings.TrimPrefix(err.Error(), "json: ")})
 	}
 	for _, e := range strict {
-		out = append(out, InventoryError{File: name, Msg: e.Error()})
+		out = append(out, Error{File: name, Msg: e.Error()})
 		var fe k8sjson.FieldError
 		if errors.As(e, &fe) {
-			out[len(out)-1] = InventoryError{File: name, Field: fe.FieldPath(), Msg: strings.TrimSuffix(strings.TrimSuffix(e.Error(), strconv.Quote(fe.FieldPath())), " ")}
+			out[len(out)-1] = Error{File: name, Field: fe.FieldPath(), Msg: strings.TrimSuffix(strings.TrimSuffix(e.Error(), strconv.Quote(fe.FieldPath())), " ")}
 		}
 	}
 	return nil, out
 }
 
-// decodeInventoryYAML decodes the YAML with yaml.v3, whose panics are
+// decodeYAML decodes the YAML with yaml.v3, whose panics are
 // errors of the document: yaml.v3 panics on a merge key beside a key that is
 // itself a mapping (`{<<, {}}`).
-func decodeInventoryYAML(name string, data []byte) (_ *rawInventory, err error) {
+func decodeYAML(name string, data []byte) (_ *Document, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = InventoryError{File: name, Msg: fmt.Sprintf("cannot be decoded (yaml.v3 fails on it: %v)", r)}
+			err = Error{File: name, Msg: fmt.Sprintf("cannot be decoded (yaml.v3 fails on it: %v)", r)}
 		}
 	}()
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
-	var raw rawInventory
+	var raw Document
 	if err := dec.Decode(&raw); err != nil {
 		if errors.Is(err, io.EOF) { // an empty file is an empty fleet
 			return &raw, nil
 		}
 		var te *yaml.TypeError
 		if errors.As(err, &te) {
-			var out InventoryErrors
+			var out Errors
 			for _, msg := range te.Errors {
-				ie := InventoryError{File: name, Msg: msg}
+				ie := Error{File: name, Msg: msg}
 				if m := yamlLine.FindStringSubmatch(msg); m != nil {
 					ie.Line, _ = strconv.Atoi(m[1])
 					ie.Msg = m[2]
@@ -360,18 +366,18 @@ func decodeInventoryYAML(name string, data []byte) (_ *rawInventory, err error) 
 			}
 			return nil, out
 		}
-		return nil, InventoryError{File: name, Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
+		return nil, Error{File: name, Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
 	}
 	return &raw, nil
 }
 
-// buildFleet validates the decoded inventory and resolves its relative times:
+// Build validates the decoded inventory and resolves its relative times:
 // heartbeat ages against now (a live agent keeps reporting), node ages against
 // epoch, when this inventory took effect (nodes then age with the clock;
 // the fleet changed then: Fleet.ChangedAt). trusted skips the syntax checks
 // (names, label keys and values) for a document that already passed them:
 // they do not depend on time.
-func buildFleet(name string, data []byte, raw *rawInventory, now, epoch time.Time, trusted bool) (*fleet.Fleet, error) {
+func Build(name string, data []byte, raw *Document, now, epoch time.Time, trusted bool) (*fleet.Fleet, error) {
 	f, errs := raw.toFleet(now, epoch, trusted)
 	if len(errs) > 0 {
 		return nil, locate(name, data, errs)
@@ -384,16 +390,16 @@ func buildFleet(name string, data []byte, raw *rawInventory, now, epoch time.Tim
 
 // locate turns field errors into file:line errors by walking the YAML node tree.
 // The tree is parsed only on this error path, so valid inventories parse once.
-func locate(name string, data []byte, errs field.Errors) InventoryErrors {
+func locate(name string, data []byte, errs field.Errors) Errors {
 	var doc yaml.Node
 	_ = yaml.Unmarshal(data, &doc)
-	out := make(InventoryErrors, len(errs))
+	out := make(Errors, len(errs))
 	for i, e := range errs {
 		msg := e.Rule
 		if e.Fix != "" {
 			msg += ". " + e.Fix
 		}
-		out[i] = InventoryError{File: name, Line: lineOf(&doc, e.Path), Field: e.Path.String(), Msg: msg}
+		out[i] = Error{File: name, Line: lineOf(&doc, e.Path), Field: e.Path.String(), Msg: msg}
 	}
 	return out
 }
@@ -433,7 +439,7 @@ func lineOf(doc *yaml.Node, p field.Path) int {
 }
 
 // toFleet converts and validates the raw inventory.
-func (raw *rawInventory) toFleet(now, epoch time.Time, trusted bool) (*fleet.Fleet, field.Errors) {
+func (raw *Document) toFleet(now, epoch time.Time, trusted bool) (*fleet.Fleet, field.Errors) {
 	var errs field.Errors
 	f := &fleet.Fleet{}
 	regions := map[string]bool{}
@@ -566,7 +572,7 @@ func ago(age, at string, now time.Time, p func() field.Path, ageName, atName str
 
 // convertClusters converts every cluster, in parallel chunks on large
 // inventories (each cluster converts independently), keeping their order.
-func (raw *rawInventory) convertClusters(regions map[string]bool, now, epoch time.Time, trusted bool) ([]fleet.Cluster, field.Errors) {
+func (raw *Document) convertClusters(regions map[string]bool, now, epoch time.Time, trusted bool) ([]fleet.Cluster, field.Errors) {
 	n := len(raw.Clusters)
 	out := make([]fleet.Cluster, n)
 	workers := runtime.GOMAXPROCS(0)
@@ -616,7 +622,7 @@ func (rc *rawCluster) toCluster(index int, regions map[string]bool, now, epoch t
 	case rc.Region == "":
 		errs = append(errs, field.Errorf(p().Child("region"), "Set region to one of the regions declared under regions.", "a cluster needs a region"))
 	case !regions[rc.Region]:
-		errs = append(errs, field.Errorf(p().Child("region"), "Declare it under regions, or use one of: "+strings.Join(sortedKeys(regions), ", ")+".", "unknown region %q", rc.Region))
+		errs = append(errs, field.Errorf(p().Child("region"), "Declare it under regions, or use one of: "+strings.Join(slices.Sorted(maps.Keys(regions)), ", ")+".", "unknown region %q", rc.Region))
 	}
 	if c.ResourceGroup == "" {
 		c.ResourceGroup = "rg-" + rc.Region
@@ -643,7 +649,7 @@ func (rc *rawCluster) toCluster(index int, regions map[string]bool, now, epoch t
 			valid = valid && (trusted || sc.validKey(k) && sc.validValue(v))
 		}
 		if !valid { // report in key order
-			for _, k := range sortedKeys(rc.Labels) {
+			for _, k := range slices.Sorted(maps.Keys(rc.Labels)) {
 				if msgs := validation.IsQualifiedName(k); len(msgs) > 0 {
 					errs = append(errs, field.Errorf(p().Child("labels").Key(k), "", "%q is not a valid label key: %s", k, strings.Join(msgs, "; ")))
 				}
@@ -773,7 +779,7 @@ func quantities(at func() field.Path, in map[string]string) (map[string]resource
 		return out, nil
 	}
 	var errs field.Errors
-	for _, k := range sortedKeys(in) {
+	for _, k := range slices.Sorted(maps.Keys(in)) {
 		if _, ok := out[k]; !ok {
 			errs = append(errs, field.Errorf(at().Key(k), "Use a Kubernetes quantity such as 16, 3500m or 64Gi.", "%q is not a quantity", in[k]))
 		}
@@ -808,13 +814,4 @@ func (w *rawWindow) toWindow() (*fleet.MaintenanceWindow, field.Errors) {
 		return mw, field.Errors{field.Errorf(field.Root("schedule"), "Keep exactly one of daily, weekly, absolute_monthly or relative_monthly.", "a schedule has %d types", n)}
 	}
 	return mw, mw.Validate()
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -1,4 +1,4 @@
-package mock
+package store
 
 import (
 	"bufio"
@@ -40,7 +40,7 @@ func TestMain(m *testing.M) {
 // settings: how many iterations (0: until killed) and its name.
 func helperSetup() (s *Store, iterations int, writer string, err error) {
 	iterations, _ = strconv.Atoi(os.Getenv("AKS_ITERATIONS"))
-	s, err = OpenStore(os.Getenv("AKS_STORE_PATH"))
+	s, err = Open(os.Getenv("AKS_STORE_PATH"))
 	return s, iterations, os.Getenv("AKS_WRITER"), err
 }
 
@@ -97,7 +97,7 @@ func TestTwoProcessesWritingAtOnceLoseNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	s, err := OpenStore(path)
+	s, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestKilledWriterLeavesReadableState(t *testing.T) {
 		}
 		_ = cmd.Wait()
 
-		s, err := OpenStore(path)
+		s, err := Open(path)
 		if err != nil {
 			t.Fatalf("round %d: state unreadable after kill: %v", round, err)
 		}
@@ -169,7 +169,7 @@ func checkDB(tx *bolt.Tx) error {
 }
 
 func TestPreconditions(t *testing.T) {
-	s, err := OpenStore(filepath.Join(t.TempDir(), "s.db"))
+	s, err := Open(filepath.Join(t.TempDir(), "s.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,42 +204,6 @@ func TestPreconditions(t *testing.T) {
 	}
 	if _, err := s.Get("b", "k"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("after delete: %v", err)
-	}
-}
-
-func TestScaledClockPersistsAcrossProcesses(t *testing.T) {
-	s, err := OpenStore(filepath.Join(t.TempDir(), "s.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	opened, _ := s.TxID()
-	real := testNow
-	cfg := ClockConfig{Mode: ClockScaled, Time: time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC), Scale: 60}
-	c1, err := NewClock(cfg, s, func() time.Time { return real })
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Its start is stored once, and not again by the next process.
-	stored, _ := s.TxID()
-	if stored != opened+1 {
-		t.Fatalf("the scaled clock's start: transactions %d, then %d; want one write", opened, stored)
-	}
-	real = real.Add(time.Minute)
-	c2, _ := NewClock(cfg, s, func() time.Time { return real }) // a later process
-	if id, _ := s.TxID(); id != stored {
-		t.Fatalf("a later process stored the clock again: transaction %d", id)
-	}
-	if want := cfg.Time.Add(time.Hour); !c1.Now().Equal(want) || !c2.Now().Equal(want) {
-		t.Fatalf("got %v and %v, want %v", c1.Now(), c2.Now(), want)
-	}
-	fixed, _ := NewClock(ClockConfig{Mode: ClockFixed, Time: cfg.Time}, s, time.Now)
-	if !fixed.Now().Equal(cfg.Time) {
-		t.Fatal("fixed clock moved")
-	}
-	for _, bad := range []ClockConfig{{Mode: "warp"}, {Mode: ClockFixed}, {Mode: ClockScaled, Time: cfg.Time}} {
-		if bad.Validate() == nil {
-			t.Errorf("%+v accepted", bad)
-		}
 	}
 }
 
@@ -310,7 +274,7 @@ func churn(path, writer string, iterations int, pauseAt string) *exec.Cmd {
 // and no compacted copy is left beside the database.
 func checkState(t *testing.T, path string, wantRecords []string) {
 	t.Helper()
-	s, err := OpenStore(path)
+	s, err := Open(path)
 	if err != nil {
 		t.Fatalf("state unreadable: %v", err)
 	}
@@ -363,9 +327,14 @@ func keys(writer string, n int) []string {
 // ETags) are kept, and nothing is left beside it.
 func TestDeletesCompactTheDatabase(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state.db")
-	s, err := OpenStore(path)
+	s, err := Open(path)
 	must(t, err)
-	small := fileSize(t, path)
+	size := func() int64 {
+		n, err := s.Size()
+		must(t, err)
+		return n
+	}
+	small := size()
 	pad := make([]byte, 64<<10)
 	var last Record
 	for i := range 40 {
@@ -374,11 +343,11 @@ func TestDeletesCompactTheDatabase(t *testing.T) {
 			return err
 		}))
 	}
-	full := fileSize(t, path)
+	full := size()
 	for i := range 39 {
 		must(t, s.Update(func(tx *bolt.Tx) error { return DeleteTx(tx, "records", fmt.Sprintf("r-%02d", i), Precondition{}) }))
 	}
-	after := fileSize(t, path)
+	after := size()
 	t.Logf("file: new %d KB, with 40 records of 64 KB %d KB, after deleting 39 %d KB (%d compactions)", small>>10, full>>10, after>>10, s.compactions)
 	if s.compactions == 0 || after > full/4 {
 		t.Fatalf("the file was not compacted: %d bytes, %d with every record", after, full)

@@ -1,4 +1,4 @@
-package mock
+package store
 
 import (
 	"fmt"
@@ -7,8 +7,8 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// formatVersion is the version of the record format (records.go) this code
-// reads and writes. It is stored in the database under bucketMeta/formatKey.
+// FormatVersion is the version of the record format (records.go) this code
+// reads and writes. It is stored in the database under BucketMeta/FormatKey.
 //
 // Version 1 is the first one stored. Databases of earlier releases carry no
 // version and name their fields after the Go fields of the hub types; they
@@ -26,15 +26,19 @@ import (
 // records the profile that generated it, a profile the key its channel last
 // resolved to; and a profile's node_image_selection_type is named
 // node_image_selection.
-const formatVersion = 4
+const FormatVersion = 4
 
-const formatKey = "format"
+const FormatKey = "format"
+
+// BucketMeta holds what describes the database itself: its format version,
+// and the mock hub's clock settings.
+const BucketMeta = "meta"
 
 // formatCurrent tells whether the database has this provider's format:
 // opening it then needs no write.
 func formatCurrent(tx *bolt.Tx) bool {
-	meta := tx.Bucket([]byte(bucketMeta))
-	return meta != nil && string(meta.Get([]byte(formatKey))) == strconv.Itoa(formatVersion)
+	meta := tx.Bucket([]byte(BucketMeta))
+	return meta != nil && string(meta.Get([]byte(FormatKey))) == strconv.Itoa(FormatVersion)
 }
 
 // checkFormat runs when the store is opened, in the same transaction as any
@@ -42,21 +46,21 @@ func formatCurrent(tx *bolt.Tx) bool {
 // written by a newer provider is refused rather than read with fields this
 // code does not know, which the next write would drop.
 func checkFormat(tx *bolt.Tx, path string) error {
-	meta, err := tx.CreateBucketIfNotExists([]byte(bucketMeta))
+	meta, err := tx.CreateBucketIfNotExists([]byte(BucketMeta))
 	if err != nil {
 		return err
 	}
-	v := meta.Get([]byte(formatKey))
+	v := meta.Get([]byte(FormatKey))
 	from := 0 // unversioned
 	if v != nil {
 		n, err := strconv.Atoi(string(v))
 		switch {
 		case err != nil || n < 1:
 			return fmt.Errorf("mock hub state %s: format version %q is not a version this provider knows; the file is not a mock hub state", path, v)
-		case n > formatVersion:
+		case n > FormatVersion:
 			return fmt.Errorf("mock hub state %s has format version %d, but this provider reads version %d at most: "+
-				"a newer version of the provider wrote it; upgrade the provider, or set another state_path", path, n, formatVersion)
-		case n == formatVersion:
+				"a newer version of the provider wrote it; upgrade the provider, or set another state_path", path, n, FormatVersion)
+		case n == FormatVersion:
 			return nil
 		}
 		from = n
@@ -65,5 +69,5 @@ func checkFormat(tx *bolt.Tx, path string) error {
 		return fmt.Errorf("mock hub state %s was written by an earlier release and cannot be migrated: %w; "+
 			"delete the file to start from an empty hub", path, err)
 	}
-	return meta.Put([]byte(formatKey), []byte(strconv.Itoa(formatVersion)))
+	return meta.Put([]byte(FormatKey), []byte(strconv.Itoa(FormatVersion)))
 }

@@ -1,4 +1,4 @@
-package mock
+package store
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"github.com/fleetform/terraform-provider-aks/internal/engine/selector"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/update"
 	"github.com/fleetform/terraform-provider-aks/internal/fleetgen"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/mock/inventory"
 )
 
 // Objects as releases before format 1 stored them: the whole hub object,
@@ -62,7 +63,7 @@ func TestMigrateUnversioned(t *testing.T) {
 		bucket, key, old string
 		want             any
 	}{
-		{bucketPlacements, "web", oldPlacement, &placementRecord{
+		{BucketPlacements, "web", oldPlacement, &Placement{
 			Spec: placement.Spec{
 				ResourceSelectors: []placement.ResourceSelector{{Version: "v1", Kind: "Namespace", Name: "web"}},
 				Policy: placement.Policy{PlacementType: placement.PickN, NumberOfClusters: new(2),
@@ -74,17 +75,17 @@ func TestMigrateUnversioned(t *testing.T) {
 				},
 				Strategy: placement.Strategy{Type: placement.RollingUpdateStrategy, RollingUpdate: &placement.RollingUpdate{MaxUnavailable: new("25%"), UnavailablePeriodSeconds: new(60)}},
 			},
-			Status: placementStatusRecord{ObservedGeneration: 1, Selected: []string{"a"},
+			Status: PlacementStatus{ObservedGeneration: 1, Selected: []string{"a"},
 				Decisions: []placement.Decision{{ClusterName: "a", Selected: true, Reason: placement.ReasonPicked}},
 				Requested: 2, Message: "found 1 cluster(s) instead", Policy: policy, ObservedFleet: "fp",
-				Conditions: []conditionRecord{{Type: ConditionScheduled, Status: conditionStatusFalse, Reason: ReasonUnfulfilled, Message: "found 1", LastTransitionTime: testNow}},
+				Conditions: []Condition{{Type: placement.CondScheduled, Status: placement.StatusFalse, Reason: placement.ReasonUnfulfilled, Message: "found 1", LastTransitionTime: testNow}},
 			},
 		}},
-		{bucketStrategies, "safe", oldStrategy, &strategyRecord{Spec: update.Strategy{Stages: []update.Stage{{
+		{BucketStrategies, "safe", oldStrategy, &Strategy{Spec: update.Strategy{Stages: []update.Stage{{
 			Name: "canary", Groups: []update.Group{{Name: "canary"}}, AfterStageWaitInSeconds: update.WaitSeconds(60),
 			BeforeGates: []update.Gate{{Type: "Approval", DisplayName: "ok?"}},
 		}}}}},
-		{bucketRuns, "r1", oldRun, &runRecord{
+		{BucketRuns, "r1", oldRun, &Run{
 			Spec: update.RunSpec{UpdateStrategyID: "safe", ManagedClusterUpdate: update.ManagedClusterUpdate{
 				Upgrade:            update.Upgrade{Type: update.UpgradeFull, KubernetesVersion: "1.33.2"},
 				NodeImageSelection: update.NodeImageSelection{Type: update.NodeImageLatest},
@@ -92,16 +93,16 @@ func TestMigrateUnversioned(t *testing.T) {
 			ResolvedStrategy: &canary,
 			Status:           update.RunStatus{State: update.StateRunning, SelectedNodeImageVersions: map[string]string{"AKSUbuntu": "2026.11.01"}, StartTime: testNow},
 		}},
-		{bucketRunEvents, "r1", oldEvents, &runEventsRecord{Events: []runEvent{
+		{BucketRunEvents, "r1", oldEvents, &RunEvents{Events: []RunEvent{
 			{Action: "start", At: testNow},
 			{Action: "skip", At: testNow, Targets: []update.SkipTarget{{Type: update.TargetGroup, Name: "canary"}}},
 		}}},
-		{bucketProfiles, "stable", oldProfile, &profileRecord{
+		{BucketProfiles, "stable", oldProfile, &Profile{
 			Spec: update.ProfileSpec{Channel: update.ChannelStable, UpdateStrategyID: "safe"},
 			Status: update.ProfileStatus{LastTriggeredAt: testNow, LastTriggerStatus: "Succeeded",
 				LastTriggerUpgradeVersions: []string{"1.32.6"}, LastRun: "stable-1"},
 		}},
-		{bucketNodePools, "a/general", oldNodePool, &nodePoolRecord{Spec: nodepool.NodePool{
+		{BucketNodePools, "a/general", oldNodePool, &NodePool{Spec: nodepool.NodePool{
 			Weight: new(int32(10)), Limits: map[string]string{"cpu": "100"},
 			Template: nodepool.Template{Labels: map[string]string{"Name": "x"},
 				NodeClassRef: nodepool.NodeClassRef{Group: "karpenter.azure.com", Kind: "AKSNodeClass", Name: "default"},
@@ -114,7 +115,7 @@ func TestMigrateUnversioned(t *testing.T) {
 				Budgets: []nodepool.Budget{{Nodes: new("10%"), Reasons: []string{"Drifted"}}}},
 		}}},
 	}
-	buckets := map[string]map[string]string{bucketMeta: {"clock": clockValue}}
+	buckets := map[string]map[string]string{BucketMeta: {"clock": clockValue}}
 	for _, c := range cases {
 		if buckets[c.bucket] == nil {
 			buckets[c.bucket] = map[string]string{}
@@ -122,11 +123,11 @@ func TestMigrateUnversioned(t *testing.T) {
 		buckets[c.bucket][c.key] = envelope(c.old)
 	}
 	path := rawDB(t, buckets)
-	s, err := OpenStore(path)
+	s, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := rawValue(t, path, bucketMeta, formatKey); v != strconv.Itoa(formatVersion) {
+	if v := rawValue(t, path, BucketMeta, FormatKey); v != strconv.Itoa(FormatVersion) {
 		t.Fatalf("format %q after migration", v)
 	}
 	for _, c := range cases {
@@ -149,7 +150,7 @@ func TestMigrateUnversioned(t *testing.T) {
 			}
 		})
 	}
-	if _, err := OpenStore(path); err != nil { // the next command opens the current format as it is
+	if _, err := Open(path); err != nil { // the next command opens the current format as it is
 		t.Fatal(err)
 	}
 }
@@ -159,16 +160,16 @@ func TestMigrateUnversioned(t *testing.T) {
 func TestMigrateUnversionedRefusesUnknownFields(t *testing.T) {
 	bad := strings.Replace(oldStrategy, `"AfterStageWaitInSeconds"`, `"AfterStageWaitMinutes"`, 1)
 	path := rawDB(t, map[string]map[string]string{
-		bucketPlacements: {"web": envelope(oldPlacement)},
-		bucketStrategies: {"safe": envelope(bad)},
+		BucketPlacements: {"web": envelope(oldPlacement)},
+		BucketStrategies: {"safe": envelope(bad)},
 	})
-	_, err := OpenStore(path)
+	_, err := Open(path)
 	for _, want := range []string{"written by an earlier release and cannot be migrated", `updateStrategies/safe: body.spec.stages[0]: "AfterStageWaitMinutes" is not a field`, "delete the file"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Fatalf("error %v, want it to say %q", err, want)
 		}
 	}
-	if rawValue(t, path, bucketMeta, formatKey) != "" || rawValue(t, path, bucketPlacements, "web") != envelope(oldPlacement) {
+	if rawValue(t, path, BucketMeta, FormatKey) != "" || rawValue(t, path, BucketPlacements, "web") != envelope(oldPlacement) {
 		t.Fatal("a failed migration changed the file")
 	}
 }
@@ -200,24 +201,24 @@ func TestMigrateV1(t *testing.T) {
 			{Key: "example.com/b", Value: new("x"), Effect: nodepool.TaintEffectNoExecute}},
 		StartupTaints: []nodepool.Taint{{Key: "example.com/c", Effect: nodepool.TaintEffectNoSchedule}},
 	}
-	want := map[string]*nodePoolRecord{
+	want := map[string]*NodePool{
 		"a/omitted":  {Spec: nodepool.NodePool{Template: tmpl}},
 		"a/explicit": {Spec: nodepool.NodePool{Weight: new(int32(7)), Template: tmpl, Disruption: &nodepool.Disruption{ConsolidateAfter: new("30s"), Budgets: []nodepool.Budget{}}}},
 	}
 	path := rawDB(t, map[string]map[string]string{
-		bucketMeta:       {formatKey: "1", "clock": clockValue},
-		bucketNodePools:  {"a/omitted": envelope(v1Omitted), "a/explicit": envelope(v1Explicit)},
-		bucketStrategies: {"safe": envelope(`{"spec":{"stages":[{"name":"canary","groups":[{"name":"canary"}]}]}}`)},
+		BucketMeta:       {FormatKey: "1", "clock": clockValue},
+		BucketNodePools:  {"a/omitted": envelope(v1Omitted), "a/explicit": envelope(v1Explicit)},
+		BucketStrategies: {"safe": envelope(`{"spec":{"stages":[{"name":"canary","groups":[{"name":"canary"}]}]}}`)},
 	})
-	s, err := OpenStore(path)
+	s, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := rawValue(t, path, bucketMeta, formatKey); v != strconv.Itoa(formatVersion) {
+	if v := rawValue(t, path, BucketMeta, FormatKey); v != strconv.Itoa(FormatVersion) {
 		t.Fatalf("format %q after migration", v)
 	}
 	for key, w := range want {
-		got, rec, err := get[nodePoolRecord](s, bucketNodePools, key)
+		got, rec, err := Load[NodePool](s, BucketNodePools, key)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -228,7 +229,7 @@ func TestMigrateV1(t *testing.T) {
 			t.Errorf("%s migrated\n got  %s\n want %s", key, mustJSON(t, got), mustJSON(t, w))
 		}
 	}
-	if _, _, err := get[strategyRecord](s, bucketStrategies, "safe"); err != nil {
+	if _, _, err := Load[Strategy](s, BucketStrategies, "safe"); err != nil {
 		t.Errorf("other records must read as they were: %v", err)
 	}
 }
@@ -239,39 +240,50 @@ func TestMigrateV1(t *testing.T) {
 // clusters' recorded scores; the rest of the record and other records stay
 // as they were.
 func TestMigrateV2(t *testing.T) {
-	f, err := ParseInventory("gen.json", fleetgen.Generate(fleetgen.Options{Clusters: 200, Seed: 4, TaintEvery: 9}), testNow)
+	f, err := inventory.Parse("gen.json", fleetgen.Generate(fleetgen.Options{Clusters: 200, Seed: 4, TaintEvery: 9}), testNow)
 	must(t, err)
-	spec := scaleSpec(4)
+	spec := placement.Spec{ // PickN 7 of 200 clusters, scored by a preferred label
+		ResourceSelectors: []placement.ResourceSelector{{Version: "v1", Kind: "Namespace", Name: "app-4"}},
+		Policy: placement.Policy{PlacementType: placement.PickN, NumberOfClusters: new(7),
+			Affinity: &placement.Affinity{Preferred: []placement.PreferredTerm{
+				{Weight: 40, Preference: placement.ClusterSelectorTerm{LabelSelector: &selector.LabelSelector{MatchLabels: map[string]string{"tier": "silver"}}}},
+			}},
+			Tolerations: []placement.Toleration{{Key: "dedicated", Operator: placement.TolerationOpExists}},
+		},
+	}
 	full, err := placement.Schedule(spec, f, nil, testNow, placement.ScheduleOptions{})
 	must(t, err)
-	v2 := placementRecord{Spec: spec, Status: placementStatusRecord{ObservedGeneration: 1, Selected: full.Selected, Decisions: full.Decisions,
+	v2 := Placement{Spec: spec, Status: PlacementStatus{ObservedGeneration: 1, Selected: full.Selected, Decisions: full.Decisions,
 		Requested: full.Requested, Fulfilled: full.Fulfilled, Policy: spec.Policy, ObservedFleet: "fp",
-		Conditions: []conditionRecord{{Type: ConditionScheduled, Status: conditionStatusTrue, Reason: ReasonFulfilled, LastTransitionTime: testNow}}}}
-	failed := placementRecord{Spec: spec, Status: placementStatusRecord{Selected: []string{}, Decisions: []placement.Decision{}, Requested: 7}}
+		Conditions: []Condition{{Type: placement.CondScheduled, Status: placement.StatusTrue, Reason: placement.ReasonFulfilled, LastTransitionTime: testNow}}}}
+	failed := Placement{Spec: spec, Status: PlacementStatus{Selected: []string{}, Decisions: []placement.Decision{}, Requested: 7}}
 	strategy := `{"spec":{"stages":[{"name":"canary","groups":[{"name":"canary"}]}]}}`
 	path := rawDB(t, map[string]map[string]string{
-		bucketMeta:       {formatKey: "2", "clock": clockValue},
-		bucketPlacements: {"app": envelope(string(mustJSON(t, v2))), "none": envelope(string(mustJSON(t, failed)))},
-		bucketStrategies: {"safe": envelope(strategy)},
+		BucketMeta:       {FormatKey: "2", "clock": clockValue},
+		BucketPlacements: {"app": envelope(string(mustJSON(t, v2))), "none": envelope(string(mustJSON(t, failed)))},
+		BucketStrategies: {"safe": envelope(strategy)},
 	})
-	s, err := OpenStore(path)
+	s, err := Open(path)
 	must(t, err)
-	if v := rawValue(t, path, bucketMeta, formatKey); v != strconv.Itoa(formatVersion) {
+	if v := rawValue(t, path, BucketMeta, FormatKey); v != strconv.Itoa(FormatVersion) {
 		t.Fatalf("format %q after migration", v)
 	}
-	got, rec, err := get[placementRecord](s, bucketPlacements, "app")
+	got, rec, err := Load[Placement](s, BucketPlacements, "app")
 	must(t, err)
 	if rec.ETag != `"2"` || rec.Generation != 1 {
 		t.Errorf("envelope changed: %+v", rec)
 	}
-	checkBounded(t, got.Status.Decisions, full)
 	want := v2
-	want.Status.Decisions = got.Status.Decisions
-	same(t, "the rest of the placement", got, &want)
-	none, _, err := get[placementRecord](s, bucketPlacements, "none")
+	want.Status.Decisions = placement.StoredDecisions(full.Decisions) // what the cycle that wrote it stores now
+	if !reflect.DeepEqual(got, &want) {
+		t.Errorf("migrated placement:\n got  %+v\n want %+v", got, &want)
+	}
+	none, _, err := Load[Placement](s, BucketPlacements, "none")
 	must(t, err)
-	same(t, "a placement without decisions", none, &failed)
-	if st, _, err := get[strategyRecord](s, bucketStrategies, "safe"); err != nil || len(st.Spec.Stages) != 1 {
+	if !reflect.DeepEqual(none, &failed) {
+		t.Errorf("a placement without decisions:\n got  %+v\n want %+v", none, &failed)
+	}
+	if st, _, err := Load[Strategy](s, BucketStrategies, "safe"); err != nil || len(st.Spec.Stages) != 1 {
 		t.Errorf("other records must read as they were: %+v, %v", st, err)
 	}
 }
@@ -281,14 +293,14 @@ func TestMigrateV2(t *testing.T) {
 func TestMigrateV2RefusesUnknownFields(t *testing.T) {
 	bad := envelope(`{"spec":{"resource_selectors":null,"policy":{"placement_type":"PickAll"},"strategy":{"type":"RollingUpdate","rolling_update":null}},` +
 		`"status":{"selected":["a"],"decisions":[{"cluster_name":"a","selected":true,"affinity_score":0,"topology_spread_score":0,"reason":"picked by scheduling policy","score":3}]}}`)
-	path := rawDB(t, map[string]map[string]string{bucketMeta: {formatKey: "2"}, bucketPlacements: {"web": bad}})
-	_, err := OpenStore(path)
+	path := rawDB(t, map[string]map[string]string{BucketMeta: {FormatKey: "2"}, BucketPlacements: {"web": bad}})
+	_, err := Open(path)
 	for _, want := range []string{"cannot be migrated", `placements/web: body.status.decisions[0]: "score" is not a field of a decision`} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Fatalf("error %v, want it to say %q", err, want)
 		}
 	}
-	if rawValue(t, path, bucketMeta, formatKey) != "2" || rawValue(t, path, bucketPlacements, "web") != bad {
+	if rawValue(t, path, BucketMeta, FormatKey) != "2" || rawValue(t, path, BucketPlacements, "web") != bad {
 		t.Fatal("a failed migration changed the file")
 	}
 }

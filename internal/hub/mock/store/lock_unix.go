@@ -1,6 +1,6 @@
 //go:build unix
 
-package mock
+package store
 
 import (
 	"errors"

@@ -1,12 +1,14 @@
-package mock
+package inventory
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"maps"
 	"math/rand/v2"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -22,7 +24,7 @@ import (
 // its rarer ones (anchors, tags, block scalars, nulls, multi-line scalars
 // and flows, escapes, tabs, document markers).
 func inventorySeeds(f *testing.F) {
-	f.Add(SampleFleet)
+	f.Add(Sample)
 	f.Add(fleetgen.Generate(fleetgen.Options{Clusters: 3, Seed: 1, StaleEvery: 2, TaintEvery: 2, NAPNodes: 1}))
 	for _, s := range []string{
 		"", "# only a comment\n", "clusters: []", "regions: [{name: eastus}]\nclusters: [{name: a, region: eastus}]",
@@ -54,7 +56,7 @@ func inventorySeeds(f *testing.F) {
 
 // FuzzParseInventory feeds the inventory decoder what a person might write
 // (and worse). Whatever the input, it never panics, and every failure is an
-// InventoryError or InventoryErrors (file, line, field, message) — the only
+// Error or Errors (file, line, field, message) — the only
 // errors the provider knows how to show on mock.fleet_file. A fleet it
 // accepts is usable: every cluster has a name and a region the inventory
 // declares. The seed corpus runs in `make test`; `make fuzz` runs it longer.
@@ -62,10 +64,10 @@ func FuzzParseInventory(f *testing.F) {
 	inventorySeeds(f)
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fl, err := ParseInventory("fleet.yaml", data, now)
+		fl, err := Parse("fleet.yaml", data, now)
 		if err != nil {
-			var one InventoryError
-			var many InventoryErrors
+			var one Error
+			var many Errors
 			if !errors.As(err, &one) && !errors.As(err, &many) {
 				t.Fatalf("error %T is not an inventory error: %v", err, err)
 			}
@@ -100,8 +102,8 @@ func FuzzInventoryDecoders(f *testing.F) {
 // mustBeInventoryError fails unless err is one or several inventory errors.
 func mustBeInventoryError(t *testing.T, err error) {
 	t.Helper()
-	var one InventoryError
-	var many InventoryErrors
+	var one Error
+	var many Errors
 	if !errors.As(err, &one) && !errors.As(err, &many) {
 		t.Fatalf("error %T is not an inventory error: %v", err, err)
 	}
@@ -109,7 +111,7 @@ func mustBeInventoryError(t *testing.T, err error) {
 
 func checkJSONDecoder(t *testing.T, data []byte) {
 	t.Helper()
-	fromJSON, err := decodeInventoryJSON("fleet.json", data)
+	fromJSON, err := decodeJSON("fleet.json", data)
 	if err != nil {
 		mustBeInventoryError(t, err)
 		return
@@ -117,7 +119,7 @@ func checkJSONDecoder(t *testing.T, data []byte) {
 	if len(bytes.Trim(data, " \t\r\n")) == 0 {
 		return // white space: an empty fleet (yaml.v3 refuses a tab there)
 	}
-	fromYAML, err := decodeInventoryYAML("fleet.yaml", data)
+	fromYAML, err := decodeYAML("fleet.yaml", data)
 	if err != nil {
 		t.Fatalf("the JSON decoder accepted a document yaml.v3 rejects: %v\n%q", err, data)
 	}
@@ -156,7 +158,7 @@ func FuzzInventoryStyles(f *testing.F) {
 	f.Fuzz(func(t *testing.T, seed uint64, clusters uint8) {
 		g := &styleGen{r: rand.New(rand.NewPCG(seed, uint64(clusters)))}
 		data := []byte(g.document(int(clusters % 8)))
-		fromYAML, err := decodeInventoryYAML("fleet.yaml", data)
+		fromYAML, err := decodeYAML("fleet.yaml", data)
 		if err != nil {
 			t.Fatalf("yaml.v3: %v\n%s", err, data)
 		}
@@ -173,7 +175,7 @@ func FuzzInventoryStyles(f *testing.F) {
 			return // .inf, .nan: no JSON
 		}
 		checkJSONDecoder(t, js)
-		if fromJSON, err := decodeInventoryJSON("fleet.json", js); err == nil && !reflect.DeepEqual(fromJSON, fromYAML) {
+		if fromJSON, err := decodeJSON("fleet.json", js); err == nil && !reflect.DeepEqual(fromJSON, fromYAML) {
 			t.Fatalf("the document as YAML and as JSON decode differently:\n%s\n%s\nYAML %+v\nJSON %+v", data, js, fromYAML, fromJSON)
 		}
 	})
@@ -291,7 +293,7 @@ func (g *styleGen) boolean() *gnode {
 func (g *styleGen) object(fields map[string]func() *gnode) *gnode {
 	n := &gnode{}
 	for _, k := range g.r.Perm(len(fields)) {
-		name := sortedKeys(fields)[k]
+		name := slices.Sorted(maps.Keys(fields))[k]
 		if g.r.IntN(3) > 0 {
 			n.keys = append(n.keys, name)
 			n.vals = append(n.vals, fields[name]())

@@ -1,4 +1,4 @@
-package mock
+package store
 
 import (
 	"errors"
@@ -75,18 +75,18 @@ func TestFormatVersion(t *testing.T) {
 	}{
 		{name: "a new database is stamped"},
 		{name: "an unversioned database without objects is stamped",
-			buckets: map[string]map[string]string{bucketMeta: {"clock": clockValue}}},
+			buckets: map[string]map[string]string{BucketMeta: {"clock": clockValue}}},
 		{name: "the current version opens",
-			buckets: map[string]map[string]string{bucketMeta: {formatKey: strconv.Itoa(formatVersion), "clock": clockValue}}},
+			buckets: map[string]map[string]string{BucketMeta: {FormatKey: strconv.Itoa(FormatVersion), "clock": clockValue}}},
 		{name: "an earlier version without objects is migrated",
-			buckets: map[string]map[string]string{bucketMeta: {formatKey: "1", "clock": clockValue}}},
+			buckets: map[string]map[string]string{BucketMeta: {FormatKey: "1", "clock": clockValue}}},
 		{name: "the previous version without objects is migrated",
-			buckets: map[string]map[string]string{bucketMeta: {formatKey: strconv.Itoa(formatVersion - 1), "clock": clockValue}}},
+			buckets: map[string]map[string]string{BucketMeta: {FormatKey: strconv.Itoa(FormatVersion - 1), "clock": clockValue}}},
 		{name: "a newer version is refused",
-			buckets: map[string]map[string]string{bucketMeta: {formatKey: strconv.Itoa(formatVersion + 1)}},
-			wantErr: []string{fmt.Sprintf("format version %d", formatVersion+1), fmt.Sprintf("reads version %d at most", formatVersion), "a newer version of the provider wrote it"}},
+			buckets: map[string]map[string]string{BucketMeta: {FormatKey: strconv.Itoa(FormatVersion + 1)}},
+			wantErr: []string{fmt.Sprintf("format version %d", FormatVersion+1), fmt.Sprintf("reads version %d at most", FormatVersion), "a newer version of the provider wrote it"}},
 		{name: "a version that is not a number is refused",
-			buckets: map[string]map[string]string{bucketMeta: {formatKey: "v1"}},
+			buckets: map[string]map[string]string{BucketMeta: {FormatKey: "v1"}},
 			wantErr: []string{`format version "v1" is not a version this provider knows`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -94,16 +94,16 @@ func TestFormatVersion(t *testing.T) {
 			if tc.buckets != nil {
 				path = rawDB(t, tc.buckets)
 			}
-			before := rawValue(t, path, bucketMeta, formatKey)
-			_, err := OpenStore(path)
+			before := rawValue(t, path, BucketMeta, FormatKey)
+			_, err := Open(path)
 			if len(tc.wantErr) == 0 {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if got := rawValue(t, path, bucketMeta, formatKey); got != strconv.Itoa(formatVersion) {
-					t.Fatalf("format %q after opening, want %d", got, formatVersion)
+				if got := rawValue(t, path, BucketMeta, FormatKey); got != strconv.Itoa(FormatVersion) {
+					t.Fatalf("format %q after opening, want %d", got, FormatVersion)
 				}
-				if tc.buckets[bucketMeta]["clock"] != "" && rawValue(t, path, bucketMeta, "clock") != clockValue {
+				if tc.buckets[BucketMeta]["clock"] != "" && rawValue(t, path, BucketMeta, "clock") != clockValue {
 					t.Fatal("the clock anchor changed")
 				}
 				return
@@ -113,7 +113,7 @@ func TestFormatVersion(t *testing.T) {
 					t.Fatalf("error %v, want it to say %q", err, want)
 				}
 			}
-			if got := rawValue(t, path, bucketMeta, formatKey); got != before {
+			if got := rawValue(t, path, BucketMeta, FormatKey); got != before {
 				t.Fatalf("a refused database was changed: format %q, was %q", got, before)
 			}
 		})

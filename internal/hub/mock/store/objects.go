@@ -1,0 +1,94 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Buckets of hub objects.
+const (
+	BucketPlacements  = "placements"
+	BucketStrategies  = "updateStrategies"
+	BucketRuns        = "updateRuns"
+	BucketRunEvents   = "updateRunEvents"
+	BucketProfiles    = "autoUpgradeProfiles"
+	BucketNodePools   = "nodePools"
+	BucketUpgrades    = "upgrades"
+	maxObjectNameSize = 253
+)
+
+// checkRecordType refuses to read or write a body of type R in bucket unless
+// recordTypes says the bucket holds R: a type missing from recordTypes would
+// escape the tag test and the migration.
+func checkRecordType[R any](bucket string) error {
+	if want, got := recordTypes[bucket], reflect.TypeFor[R](); want != got {
+		return fmt.Errorf("mock hub: bucket %s holds %v records, not %v", bucket, want, got)
+	}
+	return nil
+}
+
+// LoadTx reads bucket/key and decodes its body, a record of type R.
+func LoadTx[R any](tx *bolt.Tx, bucket, key string) (*R, Record, error) {
+	if err := checkRecordType[R](bucket); err != nil {
+		return nil, Record{}, err
+	}
+	rec, err := getRecord(tx, bucket, key)
+	if err != nil {
+		return nil, Record{}, err
+	}
+	body := new(R)
+	if err := json.Unmarshal(rec.Body, body); err != nil {
+		return nil, Record{}, fmt.Errorf("mock hub state: %s/%s is corrupt: %w", bucket, key, err)
+	}
+	return body, rec, nil
+}
+
+// SaveTx writes body, a record of type R, under bucket/key and returns the new envelope.
+func SaveTx[R any](tx *bolt.Tx, bucket, key string, body *R, pre Precondition, now time.Time, specChanged bool) (Record, error) {
+	if err := checkRecordType[R](bucket); err != nil {
+		return Record{}, err
+	}
+	return putTx(tx, bucket, key, body, pre, now, specChanged)
+}
+
+// Load reads one record in its own transaction.
+func Load[R any](s *Store, bucket, key string) (*R, Record, error) {
+	var body *R
+	var rec Record
+	err := s.View(func(tx *bolt.Tx) error {
+		var err error
+		body, rec, err = LoadTx[R](tx, bucket, key)
+		return err
+	})
+	return body, rec, err
+}
+
+// Save stores a record with a new specification in its own transaction.
+func Save[R any](s *Store, bucket, key string, body *R, pre Precondition, now time.Time) (Record, error) {
+	if err := CheckName(key); err != nil {
+		return Record{}, err
+	}
+	var rec Record
+	err := s.Update(func(tx *bolt.Tx) error {
+		var err error
+		rec, err = SaveTx(tx, bucket, key, body, pre, now, true)
+		return err
+	})
+	return rec, err
+}
+
+func Delete(s *Store, bucket, key string, pre Precondition) error {
+	return s.Update(func(tx *bolt.Tx) error { return DeleteTx(tx, bucket, key, pre) })
+}
+
+// CheckName refuses a key no object may have.
+func CheckName(name string) error {
+	if name == "" || len(name) > maxObjectNameSize {
+		return fmt.Errorf("invalid object name %q", name)
+	}
+	return nil
+}

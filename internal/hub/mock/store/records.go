@@ -1,0 +1,156 @@
+package store
+
+import (
+	"maps"
+	"reflect"
+	"time"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
+	"github.com/fleetform/terraform-provider-aks/internal/engine/nodepool"
+	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
+	"github.com/fleetform/terraform-provider-aks/internal/engine/update"
+)
+
+// The record format of the state database (format version 4, see format.go).
+//
+// Every object is stored as an envelope (Record: ETag, generation, times)
+// whose body is one of the record types below. They belong to the mock, not
+// to the hub package: they hold what the mock keeps beside the hub's view of
+// an object (the policy and fleet a placement was scheduled for) and leave out
+// what is not stored (the name, which is the key, and a NodePool's live
+// status). Every stored field, down through the engine types, carries a json
+// tag, so renaming a Go field changes nothing on disk
+// (TestStoredFieldsAreTagged); changing a tag or the meaning of a stored
+// value needs a new format version and a migration.
+
+// recordTypes maps each bucket of hub objects to the type of its bodies. The
+// typed accessors refuse any other type, so everything stored is listed here,
+// and the tag test and the migration of unversioned databases use this list.
+var recordTypes = map[string]reflect.Type{
+	BucketPlacements: reflect.TypeFor[Placement](),
+	BucketStrategies: reflect.TypeFor[Strategy](),
+	BucketRuns:       reflect.TypeFor[Run](),
+	BucketRunEvents:  reflect.TypeFor[RunEvents](),
+	BucketProfiles:   reflect.TypeFor[Profile](),
+	BucketNodePools:  reflect.TypeFor[NodePool](),
+	BucketUpgrades:   reflect.TypeFor[Upgrades](),
+}
+
+// Placement is a stored ClusterResourcePlacement.
+type Placement struct {
+	Spec   placement.Spec  `json:"spec"`
+	Status PlacementStatus `json:"status"`
+}
+
+// PlacementStatus is hub.PlacementStatus with what the mock's
+// scheduler needs to schedule again.
+type PlacementStatus struct {
+	ObservedGeneration int64    `json:"observed_generation"`
+	Selected           []string `json:"selected"`
+	// Decisions are the last cycle's, in the order Fleet's status lists
+	// them, bounded as Fleet bounds its status (placement.StoredDecisions): every
+	// selected cluster's and at most 20 left out, those a preview lists. The
+	// scores of the selected ones are the scores recorded when each cluster
+	// was picked, as Fleet keeps them on its bindings: the next scale-in
+	// ranks by them (placement.RecordedScores). A record written before the
+	// engine recorded scores holds the scores of the cycle that wrote it,
+	// which serve as recorded ones.
+	Decisions []placement.Decision `json:"decisions"`
+	// Scheduled are the selected clusters whose bindings are not bound yet
+	// (placement.BindingStates); absent in a record written before, whose
+	// bindings were all bound.
+	Scheduled  []string    `json:"scheduled,omitempty"`
+	Requested  int         `json:"requested"`
+	Fulfilled  bool        `json:"fulfilled"`
+	Message    string      `json:"message"`
+	Conditions []Condition `json:"conditions"`
+	// Policy is the scheduling policy the decisions were made for: sticky
+	// re-scheduling compares the next policy against it.
+	Policy placement.Policy `json:"policy"`
+	// ObservedFleet identifies the state of the fleet the decisions were
+	// made on (placement.FleetFingerprint); the scheduler runs again only when it changes.
+	ObservedFleet string `json:"observed_fleet"`
+	// Rollout is the rollout of the selected resources (rollout.go); absent
+	// in a record written before, whose clusters all carried its resources.
+	Rollout *placement.RolloutState `json:"rollout,omitempty"`
+	// SelectedResources and RolloutNote are the status of the rollout at
+	// the last write (placement.RolloutStatus). Clusters, each cluster's
+	// status, follows from the rollout state: every read sets it, none
+	// stores it (a thousand clusters' conditions would be most of the record).
+	SelectedResources []fleet.ResourceID        `json:"selected_resources,omitempty"`
+	RolloutNote       string                    `json:"rollout_note,omitempty"`
+	Clusters          []placement.ClusterStatus `json:"-"`
+}
+
+// Condition is a stored hub.Condition.
+type Condition struct {
+	Type               string    `json:"type"`
+	Status             string    `json:"status"`
+	Reason             string    `json:"reason"`
+	Message            string    `json:"message"`
+	LastTransitionTime time.Time `json:"last_transition_time"`
+}
+
+// Strategy is a stored update strategy.
+type Strategy struct {
+	Spec update.Strategy `json:"spec"`
+}
+
+// Run is a stored update run.
+type Run struct {
+	Spec             update.RunSpec   `json:"spec"`
+	ResolvedStrategy *update.Strategy `json:"resolved_strategy"`
+	Status           update.RunStatus `json:"status"`
+	// AutoUpgrade is set on a run an auto-upgrade profile generated (format 4).
+	AutoUpgrade *update.AutoUpgrade `json:"auto_upgrade"`
+}
+
+// RunEvents is the history of actions on a run, stored beside it.
+type RunEvents struct {
+	Events []RunEvent `json:"events"`
+}
+
+// RunEvent is one action on a run (start with the members it saw, stop,
+// skip, approve). A run's progress is a function of its events and the clock
+// (update.Execution), so it advances between commands without a daemon.
+type RunEvent = update.Event
+
+// Upgrades is what completed upgrades did to one cluster, kept when
+// the run that did them is deleted: upgrades change clusters for good
+// (designs/hub.md §2). Those of runs that still exist are read from the runs.
+type Upgrades struct {
+	Upgrades []AppliedUpgrade `json:"upgrades"`
+}
+
+// AppliedUpgrade is one member upgrade a run completed.
+type AppliedUpgrade struct {
+	At                time.Time         `json:"at"`
+	Run               string            `json:"run"`
+	KubernetesVersion string            `json:"kubernetes_version,omitempty"`
+	NodeImages        map[string]string `json:"node_images,omitempty"`
+}
+
+// Profile is a stored auto-upgrade profile.
+type Profile struct {
+	Spec   update.ProfileSpec   `json:"spec"`
+	Status update.ProfileStatus `json:"status"`
+	// Trigger is what the profile's channel last resolved to, and when
+	// (update.ProfileTriggers; format 4). Nil in a format-3 record: the
+	// profile starts from what its channel resolved to when it was last written.
+	Trigger *ProfileTrigger `json:"trigger"`
+}
+
+// ProfileTrigger is a profile channel's last resolution key and its instant.
+type ProfileTrigger struct {
+	Key string    `json:"key"`
+	At  time.Time `json:"at"`
+}
+
+// NodePool is a stored NodePool; its status is read live from the
+// member cluster, never stored.
+type NodePool struct {
+	Spec nodepool.NodePool `json:"spec"`
+}
+
+// RecordTypes maps each bucket of hub objects to the type of its bodies.
+func RecordTypes() map[string]reflect.Type { return maps.Clone(recordTypes) }
