@@ -29,6 +29,10 @@ type kind[M, O, S any] struct {
 	// name is the id the model's name attributes give, known at plan before
 	// id is (e.g. <cluster>/<name> for a NodePool).
 	name func(m *M) string
+	// deleteByName: Delete finds the object by name rather than by id (a
+	// NodePool: its cluster and name attributes hold, even when the id of a
+	// state edited by hand does not).
+	deleteByName bool
 	// spec is the model's spec; defaults is the engine's WithDefaults of it.
 	spec     func(m *M) S
 	defaults func(S) S
@@ -66,7 +70,7 @@ func (k *kind[M, O, S]) read(ctx context.Context, h hub.Hub, req resource.ReadRe
 		resp.State.RemoveResource(ctx)
 		return prior, nil, false
 	case errors.As(err, &bad):
-		resp.Diagnostics.AddAttributeError(path.Root("id"), "Invalid id", bad.problem)
+		resp.Diagnostics.AddAttributeError(path.Root("id"), "Invalid "+k.typ+" id", bad.problem)
 		return prior, nil, false
 	case err != nil:
 		hubError(&resp.Diagnostics, opRead, k.ref(id), err)
@@ -145,9 +149,16 @@ func (k *kind[M, O, S]) delete(ctx context.Context, h hub.Hub, req resource.Dele
 		return
 	}
 	id := k.id(&m)
+	if k.deleteByName {
+		id = k.name(&m)
+	}
 	del := func(pre hub.Precondition) error { return k.del(ctx, h, id, pre) }
 	err := conditionalWrite(savedVersion(ctx, req.Private, &resp.Diagnostics), k.current(ctx, h, id, k.spec(&m)), del)
-	if err != nil && !errors.Is(err, hub.ErrNotFound) {
+	var bad invalidID
+	switch {
+	case errors.As(err, &bad):
+		resp.Diagnostics.AddAttributeError(path.Root("id"), "Invalid "+k.typ+" id", bad.problem)
+	case err != nil && !errors.Is(err, hub.ErrNotFound):
 		hubError(&resp.Diagnostics, opDelete, k.ref(id), err)
 	}
 }
