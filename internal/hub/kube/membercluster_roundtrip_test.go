@@ -1,10 +1,8 @@
 package kube
 
 import (
-	"context"
 	"encoding/json"
 	"maps"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"testing"
@@ -16,7 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
-	"github.com/fleetform/terraform-provider-aks/internal/hub/mock"
+	"github.com/fleetform/terraform-provider-aks/internal/hub/mock/inventory"
 )
 
 var (
@@ -24,17 +22,10 @@ var (
 	metaEpoch = metav1.NewTime(time.Unix(0, 0))
 )
 
-// sampleFleet is the mock hub's built-in sample fleet on a fixed clock.
+// sampleFleet is the mock hub's built-in sample fleet at now.
 func sampleFleet(t *testing.T) *fleet.Fleet {
 	t.Helper()
-	h, err := mock.New(mock.Config{
-		StatePath: filepath.Join(t.TempDir(), "s.db"),
-		Clock:     mock.ClockConfig{Mode: mock.ClockFixed, Time: now},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := h.Fleet(context.Background())
+	f, err := inventory.Parse(inventory.SampleName, inventory.Sample, now)
 	if err != nil {
 		t.Fatal(err)
 	}

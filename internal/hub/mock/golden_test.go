@@ -189,7 +189,16 @@ func checkGolden(t *testing.T, version int) {
 		r, rec, err := store.Load[store.Placement](h.Store(), store.BucketPlacements, want.Name)
 		must(t, err)
 		want.Written = written(want.Spec) // the mock fills in no defaults
-		same(t, "placement "+want.Name, placementObject(r, rec.Meta(want.Name)), &want)
+		got := placementObject(r, rec.Meta(want.Name))
+		if version >= 5 { // written since placements roll out: Fleet's rollout conditions and a binding per selected cluster
+			if len(got.Status.Conditions) != 6 || got.Status.ResourceDigest == "" || len(got.Status.Bindings) != len(want.Status.Selected) {
+				t.Errorf("placement %s: rollout state lost: %d conditions, digest %q, %d bindings", want.Name,
+					len(got.Status.Conditions), got.Status.ResourceDigest, len(got.Status.Bindings))
+			}
+			want.Status.Conditions = append(scheduled, got.Status.Conditions[min(1, len(got.Status.Conditions)):]...)
+			want.Status.ResourceDigest, want.Status.Bindings = got.Status.ResourceDigest, got.Status.Bindings
+		}
+		same(t, "placement "+want.Name, got, &want)
 		if r.Status.ObservedFleet == "" || !reflect.DeepEqual(r.Status.Policy, want.Spec.Policy) {
 			t.Errorf("placement %s: scheduling state lost: policy %+v, fleet %q", want.Name, r.Status.Policy, r.Status.ObservedFleet)
 		}

@@ -348,15 +348,31 @@ func gateStatusFromWire(stage, group string, before, after []GateStatusResult) [
 func ProfileToWire(f FleetID, p hub.AutoUpgradeProfile) AutoUpgradeProfile {
 	props := ProfileSpecToWire(f, p.Spec)
 	props.ProvisioningState = ProvisioningSucceeded
-	st := p.Status
-	if !st.LastTriggeredAt.IsZero() || st.LastTriggerStatus != "" {
-		props.AutoUpgradeProfileStatus = &AutoUpgradeProfileStatus{LastTriggeredAt: timePtr(st.LastTriggeredAt),
-			LastTriggerStatus: st.LastTriggerStatus, LastTriggerUpgradeVersions: st.LastTriggerUpgradeVersions}
-		if st.LastTriggerError != "" {
-			props.AutoUpgradeProfileStatus.LastTriggerError = &ErrorDetail{Code: ErrorCodeTriggerFailed, Message: st.LastTriggerError}
-		}
-	}
+	props.AutoUpgradeProfileStatus = ProfileStatusToWire(p.Status)
 	return AutoUpgradeProfile{Resource: resource(f, AutoUpgradeProfiles, TypeAutoUpgradeProfile, p.Meta), Properties: props}
+}
+
+// ProfileStatusToWire is a profile's autoUpgradeProfileStatus: nil until
+// it triggered. The runs it generated (LastRun, Runs) are not on the wire.
+func ProfileStatusToWire(st update.ProfileStatus) *AutoUpgradeProfileStatus {
+	if st.LastTriggeredAt.IsZero() && st.LastTriggerStatus == "" && st.LastTriggerError == "" && len(st.LastTriggerUpgradeVersions) == 0 {
+		return nil
+	}
+	out := &AutoUpgradeProfileStatus{LastTriggeredAt: timePtr(st.LastTriggeredAt),
+		LastTriggerStatus: st.LastTriggerStatus, LastTriggerUpgradeVersions: st.LastTriggerUpgradeVersions}
+	if st.LastTriggerError != "" {
+		out.LastTriggerError = &ErrorDetail{Code: ErrorCodeTriggerFailed, Message: st.LastTriggerError}
+	}
+	return out
+}
+
+// ProfileStatusFromWire is the status autoUpgradeProfileStatus reports.
+func ProfileStatusFromWire(st *AutoUpgradeProfileStatus) update.ProfileStatus {
+	if st == nil {
+		return update.ProfileStatus{}
+	}
+	return update.ProfileStatus{LastTriggeredAt: timeOf(st.LastTriggeredAt), LastTriggerStatus: st.LastTriggerStatus,
+		LastTriggerError: errMessage(st.LastTriggerError), LastTriggerUpgradeVersions: st.LastTriggerUpgradeVersions}
 }
 
 // ErrorCodeTriggerFailed is the code of a failed trigger's error.
@@ -376,19 +392,21 @@ func ProfileSpecToWire(f FleetID, s update.ProfileSpec) AutoUpgradeProfileProper
 // (ProfileStatus.LastRun, Runs) are not on the wire: the azure hub finds
 // them among the runs by their autoUpgradeProfileId.
 func ProfileFromWire(w AutoUpgradeProfile) hub.AutoUpgradeProfile {
-	p := w.Properties
-	out := hub.AutoUpgradeProfile{Meta: w.Resource.Meta(), Spec: update.ProfileSpec{Channel: p.Channel, UpdateStrategyID: p.UpdateStrategyID,
-		Disabled: p.Disabled, TargetKubernetesVersion: p.TargetKubernetesVersion, LongTermSupport: p.LongTermSupport}}
-	if p.NodeImageSelection != nil {
-		out.Spec.NodeImageSelectionType = p.NodeImageSelection.Type
-	}
+	out := hub.AutoUpgradeProfile{Meta: w.Resource.Meta(), Spec: ProfileSpecFromWire(w.Properties),
+		Status: ProfileStatusFromWire(w.Properties.AutoUpgradeProfileStatus)}
 	written := out.Spec
 	out.Written = &written
-	if st := p.AutoUpgradeProfileStatus; st != nil {
-		out.Status = update.ProfileStatus{LastTriggeredAt: timeOf(st.LastTriggeredAt), LastTriggerStatus: st.LastTriggerStatus,
-			LastTriggerError: errMessage(st.LastTriggerError), LastTriggerUpgradeVersions: st.LastTriggerUpgradeVersions}
-	}
 	return out
+}
+
+// ProfileSpecFromWire is the spec a profile's properties hold.
+func ProfileSpecFromWire(p AutoUpgradeProfileProperties) update.ProfileSpec {
+	s := update.ProfileSpec{Channel: p.Channel, UpdateStrategyID: p.UpdateStrategyID,
+		Disabled: p.Disabled, TargetKubernetesVersion: p.TargetKubernetesVersion, LongTermSupport: p.LongTermSupport}
+	if p.NodeImageSelection != nil {
+		s.NodeImageSelectionType = p.NodeImageSelection.Type
+	}
+	return s
 }
 
 // SkipToWire converts skip targets.

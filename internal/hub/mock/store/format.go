@@ -26,7 +26,12 @@ import (
 // records the profile that generated it, a profile the key its channel last
 // resolved to; and a profile's node_image_selection_type is named
 // node_image_selection.
-const FormatVersion = 4
+//
+// Version 5 stores NodePools in Karpenter's wire form, and update
+// strategies and auto-upgrade profiles in Resource Manager's (upgradeV4,
+// wire.go), no longer in the engine's encoding, whose keys are Terraform's
+// attribute names.
+const FormatVersion = 5
 
 const FormatKey = "format"
 

@@ -33,6 +33,7 @@ var upgrades = map[int]func(bucket string, body map[string]any) (map[string]any,
 	1: upgradeV1,
 	2: upgradeV2,
 	3: upgradeV3,
+	4: upgradeV4,
 }
 
 // migrate rewrites every object of a database of format from (0: an
@@ -65,7 +66,7 @@ func upgradeUnversioned(bucket string, body map[string]any) (map[string]any, err
 	for _, k := range append(unversionedMetaKeys, unversionedDropped[bucket]...) {
 		delete(body, k)
 	}
-	renamed, err := renameKeys(recordTypes[bucket], body, "body")
+	renamed, err := renameKeys(v4Types[bucket], body, "body")
 	if err != nil {
 		return nil, err
 	}
@@ -357,4 +358,48 @@ func upgradeV3(bucket string, body map[string]any) (map[string]any, error) {
 		}
 	}
 	return body, nil
+}
+
+// upgradeV4 turns a format-4 body into format 5: a body whose record is
+// stored in an upstream wire form since (NodePools, strategies, profiles:
+// wire.go) is read strictly into its format-4 type, then written as its
+// record; other bodies stay as they are.
+func upgradeV4(bucket string, body map[string]any) (map[string]any, error) {
+	convert := v4Records[bucket]
+	if convert == nil {
+		return body, nil
+	}
+	raw, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	record, err := convert(raw)
+	if err != nil {
+		return nil, err
+	}
+	if raw, err = json.Marshal(record); err != nil {
+		return nil, err
+	}
+	var out map[string]any
+	return out, json.Unmarshal(raw, &out)
+}
+
+// v4Records read a format-4 body of the buckets stored in a wire form
+// since, into the record that writes it.
+var v4Records = map[string]func(raw []byte) (any, error){
+	BucketNodePools: func(raw []byte) (any, error) {
+		var v v4NodePool
+		err := strictJSON(raw, &v)
+		return NodePool(v), err
+	},
+	BucketStrategies: func(raw []byte) (any, error) {
+		var v v4Strategy
+		err := strictJSON(raw, &v)
+		return Strategy(v), err
+	},
+	BucketProfiles: func(raw []byte) (any, error) {
+		var v v4Profile
+		err := strictJSON(raw, &v)
+		return Profile(v), err
+	},
 }

@@ -36,6 +36,17 @@ var recordTypes = map[string]reflect.Type{
 	BucketUpgrades:   reflect.TypeFor[Upgrades](),
 }
 
+// v4Types are the types of the bodies of format 4, which the migrations of
+// earlier formats produce and upgradeV4 reads: a record type whose stored
+// form changed since has its format-4 twin here (wire.go).
+var v4Types = func() map[string]reflect.Type {
+	m := maps.Clone(recordTypes)
+	m[BucketNodePools] = reflect.TypeFor[v4NodePool]()
+	m[BucketStrategies] = reflect.TypeFor[v4Strategy]()
+	m[BucketProfiles] = reflect.TypeFor[v4Profile]()
+	return m
+}()
+
 // Placement is a stored ClusterResourcePlacement.
 type Placement struct {
 	Spec   placement.Spec  `json:"spec"`
@@ -91,9 +102,10 @@ type Condition struct {
 	LastTransitionTime time.Time `json:"last_transition_time"`
 }
 
-// Strategy is a stored update strategy.
+// Strategy is a stored update strategy, in Resource Manager's wire form
+// (wire.go): the updateStrategy's properties.
 type Strategy struct {
-	Spec update.Strategy `json:"spec"`
+	Spec update.Strategy
 }
 
 // Run is a stored update run.
@@ -130,10 +142,11 @@ type AppliedUpgrade struct {
 	NodeImages        map[string]string `json:"node_images,omitempty"`
 }
 
-// Profile is a stored auto-upgrade profile.
+// Profile is a stored auto-upgrade profile, in Resource Manager's wire
+// form with what the mock keeps beside it (wire.go).
 type Profile struct {
-	Spec   update.ProfileSpec   `json:"spec"`
-	Status update.ProfileStatus `json:"status"`
+	Spec   update.ProfileSpec
+	Status update.ProfileStatus
 	// Trigger is what the profile's channel last resolved to, and when
 	// (update.ProfileTriggers; format 4). Nil in a format-3 record: the
 	// profile starts from what its channel resolved to when it was last written.
@@ -147,9 +160,10 @@ type ProfileTrigger struct {
 }
 
 // NodePool is a stored NodePool; its status is read live from the
-// member cluster, never stored.
+// member cluster, never stored. It is stored in Karpenter's wire form
+// (wire.go): {"spec": <the karpenter.sh/v1 NodePool's spec>}.
 type NodePool struct {
-	Spec nodepool.NodePool `json:"spec"`
+	Spec nodepool.NodePool
 }
 
 // RecordTypes maps each bucket of hub objects to the type of its bodies.
