@@ -31,7 +31,12 @@ import (
 // strategies and auto-upgrade profiles in Resource Manager's (upgradeV4,
 // wire.go), no longer in the engine's encoding, whose keys are Terraform's
 // attribute names.
-const FormatVersion = 5
+//
+// Version 6 stores placements in Fleet's vocabulary, update runs in
+// Resource Manager's wire form and their histories in the mock's own
+// record form (upgradeV5, wire.go); a run's status, which every read
+// computes, is no longer stored. No body holds the engine's encoding.
+const FormatVersion = 6
 
 const FormatKey = "format"
 

@@ -34,6 +34,7 @@ var upgrades = map[int]func(bucket string, body map[string]any) (map[string]any,
 	2: upgradeV2,
 	3: upgradeV3,
 	4: upgradeV4,
+	5: upgradeV5,
 }
 
 // migrate rewrites every object of a database of format from (0: an
@@ -365,7 +366,12 @@ func upgradeV3(bucket string, body map[string]any) (map[string]any, error) {
 // wire.go) is read strictly into its format-4 type, then written as its
 // record; other bodies stay as they are.
 func upgradeV4(bucket string, body map[string]any) (map[string]any, error) {
-	convert := v4Records[bucket]
+	return rewrite(v4Records[bucket], body)
+}
+
+// rewrite reads body strictly with convert into the record that writes it
+// in its new form; without convert the body stays as it is.
+func rewrite(convert func(raw []byte) (any, error), body map[string]any) (map[string]any, error) {
 	if convert == nil {
 		return body, nil
 	}
@@ -401,5 +407,39 @@ var v4Records = map[string]func(raw []byte) (any, error){
 		var v v4Profile
 		err := strictJSON(raw, &v)
 		return Profile(v), err
+	},
+}
+
+// upgradeV5 turns a format-5 body into format 6: placements, runs and
+// their histories, the engine's encoding until format 5, are stored in
+// Fleet's and Resource Manager's wire forms and the mock's own records
+// (wire.go); a run's status, which every read computes from its history
+// and the clock, is no longer stored.
+func upgradeV5(bucket string, body map[string]any) (map[string]any, error) {
+	return rewrite(v5Records[bucket], body)
+}
+
+// v5Records read a format-5 body of the buckets stored in a wire form
+// since, into the record that writes it.
+var v5Records = map[string]func(raw []byte) (any, error){
+	BucketUpgrades: func(raw []byte) (any, error) {
+		var v v4Upgrades
+		err := strictJSON(raw, &v)
+		return Upgrades{Upgrades: mapSlice(v.Upgrades, func(u v4AppliedUpgrade) AppliedUpgrade { return AppliedUpgrade(u) })}, err
+	},
+	BucketPlacements: func(raw []byte) (any, error) {
+		var v v4Placement
+		err := strictJSON(raw, &v)
+		return v.record(), err
+	},
+	BucketRuns: func(raw []byte) (any, error) {
+		var v v4Run
+		err := strictJSON(raw, &v)
+		return Run(v), err
+	},
+	BucketRunEvents: func(raw []byte) (any, error) {
+		var v v4RunEvents
+		err := strictJSON(raw, &v)
+		return RunEvents(v), err
 	},
 }

@@ -90,8 +90,7 @@ func TestMigrateUnversioned(t *testing.T) {
 				Upgrade:            update.Upgrade{Type: update.UpgradeFull, KubernetesVersion: "1.33.2"},
 				NodeImageSelection: update.NodeImageSelection{Type: update.NodeImageLatest},
 			}},
-			ResolvedStrategy: &canary,
-			Status:           update.RunStatus{State: update.StateRunning, SelectedNodeImageVersions: map[string]string{"AKSUbuntu": "2026.11.01"}, StartTime: testNow},
+			ResolvedStrategy: &canary, // its status is not kept (format 6: every read computes it)
 		}},
 		{BucketRunEvents, "r1", oldEvents, &RunEvents{Events: []RunEvent{
 			{Action: "start", At: testNow},
@@ -260,7 +259,7 @@ func TestMigrateV2(t *testing.T) {
 	strategy := `{"spec":{"stages":[{"name":"canary","groups":[{"name":"canary"}]}]}}`
 	path := rawDB(t, map[string]map[string]string{
 		BucketMeta:       {FormatKey: "2", "clock": clockValue},
-		BucketPlacements: {"app": envelope(string(mustJSON(t, v2))), "none": envelope(string(mustJSON(t, failed)))},
+		BucketPlacements: {"app": envelope(string(mustJSON(t, engineEncoding(v2)))), "none": envelope(string(mustJSON(t, engineEncoding(failed))))},
 		BucketStrategies: {"safe": envelope(strategy)},
 	})
 	s, err := Open(path)
@@ -302,5 +301,34 @@ func TestMigrateV2RefusesUnknownFields(t *testing.T) {
 	}
 	if rawValue(t, path, BucketMeta, FormatKey) != "2" || rawValue(t, path, BucketPlacements, "web") != bad {
 		t.Fatal("a failed migration changed the file")
+	}
+}
+
+// engineEncoding is p in the form formats 1 to 5 stored it.
+func engineEncoding(p Placement) v4Placement {
+	s := p.Status
+	return v4Placement{Spec: p.Spec, Status: v4PlacementStatus{ObservedGeneration: s.ObservedGeneration, Selected: s.Selected,
+		Decisions: s.Decisions, Scheduled: s.Scheduled, Requested: s.Requested, Fulfilled: s.Fulfilled, Message: s.Message,
+		Conditions: mapSlice(s.Conditions, func(c Condition) v4Condition { return v4Condition(c) }), Policy: s.Policy,
+		ObservedFleet: s.ObservedFleet, Rollout: s.Rollout, SelectedResources: s.SelectedResources, RolloutNote: s.RolloutNote}}
+}
+
+// Format 5 kept a cluster's completed upgrades with snake_case keys;
+// format 6 keeps the mock's own records in camelCase, as the wire forms.
+func TestMigrateV5Upgrades(t *testing.T) {
+	old := `{"upgrades":[{"at":"2026-11-21T12:00:00Z","run":"r1","kubernetes_version":"1.33.2","node_images":{"AKSUbuntu":"2026.11.01"}}]}`
+	path := rawDB(t, map[string]map[string]string{BucketMeta: {FormatKey: "5"}, BucketUpgrades: {"member-a": envelope(old)}})
+	s, err := Open(path)
+	must(t, err)
+	got, _, err := Load[Upgrades](s, BucketUpgrades, "member-a")
+	must(t, err)
+	want := &Upgrades{Upgrades: []AppliedUpgrade{{At: testNow, Run: "r1", KubernetesVersion: "1.33.2", NodeImages: map[string]string{"AKSUbuntu": "2026.11.01"}}}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %+v, want %+v", got, want)
+	}
+	rec, err := s.Get(BucketUpgrades, "member-a")
+	must(t, err)
+	if !strings.Contains(string(rec.Body), `"kubernetesVersion":"1.33.2"`) {
+		t.Errorf("stored %s", rec.Body)
 	}
 }

@@ -11,17 +11,20 @@ import (
 	"github.com/fleetform/terraform-provider-aks/internal/engine/update"
 )
 
-// The record format of the state database (format version 4, see format.go).
+// The record format of the state database (FormatVersion, see format.go).
 //
 // Every object is stored as an envelope (Record: ETag, generation, times)
 // whose body is one of the record types below. They belong to the mock, not
 // to the hub package: they hold what the mock keeps beside the hub's view of
 // an object (the policy and fleet a placement was scheduled for) and leave out
-// what is not stored (the name, which is the key, and a NodePool's live
-// status). Every stored field, down through the engine types, carries a json
-// tag, so renaming a Go field changes nothing on disk
-// (TestStoredFieldsAreTagged); changing a tag or the meaning of a stored
-// value needs a new format version and a migration.
+// what is not stored (the name, which is the key, a NodePool's live status,
+// a run's status). A record's Go fields are the engine's types, which the
+// mock computes with; its stored form is an upstream wire form or the
+// mock's own, written by its MarshalJSON (wire.go), never the engine's
+// encoding. Every other stored field carries a json tag, so renaming a Go
+// field changes nothing on disk (TestStoredFieldsAreTagged); changing a
+// stored key or the meaning of a stored value needs a new format version
+// and a migration.
 
 // recordTypes maps each bucket of hub objects to the type of its bodies. The
 // typed accessors refuse any other type, so everything stored is listed here,
@@ -37,27 +40,33 @@ var recordTypes = map[string]reflect.Type{
 }
 
 // v4Types are the types of the bodies of format 4, which the migrations of
-// earlier formats produce and upgradeV4 reads: a record type whose stored
-// form changed since has its format-4 twin here (wire.go).
+// earlier formats produce: a record type whose stored form changed since
+// has its format-4 twin here (wire.go).
 var v4Types = func() map[string]reflect.Type {
 	m := maps.Clone(recordTypes)
 	m[BucketNodePools] = reflect.TypeFor[v4NodePool]()
 	m[BucketStrategies] = reflect.TypeFor[v4Strategy]()
 	m[BucketProfiles] = reflect.TypeFor[v4Profile]()
+	m[BucketRuns] = reflect.TypeFor[v4Run]()
+	m[BucketRunEvents] = reflect.TypeFor[v4RunEvents]()
+	m[BucketPlacements] = reflect.TypeFor[v4Placement]()
+	m[BucketUpgrades] = reflect.TypeFor[v4Upgrades]()
 	return m
 }()
 
-// Placement is a stored ClusterResourcePlacement.
+// Placement is a stored ClusterResourcePlacement: its spec as Fleet's API
+// holds it, and the mock's own record of its scheduling and rollout
+// (wire.go).
 type Placement struct {
-	Spec   placement.Spec  `json:"spec"`
-	Status PlacementStatus `json:"status"`
+	Spec   placement.Spec
+	Status PlacementStatus
 }
 
 // PlacementStatus is hub.PlacementStatus with what the mock's
 // scheduler needs to schedule again.
 type PlacementStatus struct {
-	ObservedGeneration int64    `json:"observed_generation"`
-	Selected           []string `json:"selected"`
+	ObservedGeneration int64
+	Selected           []string
 	// Decisions are the last cycle's, in the order Fleet's status lists
 	// them, bounded as Fleet bounds its status (placement.StoredDecisions): every
 	// selected cluster's and at most 20 left out, those a preview lists. The
@@ -66,40 +75,40 @@ type PlacementStatus struct {
 	// ranks by them (placement.RecordedScores). A record written before the
 	// engine recorded scores holds the scores of the cycle that wrote it,
 	// which serve as recorded ones.
-	Decisions []placement.Decision `json:"decisions"`
+	Decisions []placement.Decision
 	// Scheduled are the selected clusters whose bindings are not bound yet
 	// (placement.BindingStates); absent in a record written before, whose
 	// bindings were all bound.
-	Scheduled  []string    `json:"scheduled,omitempty"`
-	Requested  int         `json:"requested"`
-	Fulfilled  bool        `json:"fulfilled"`
-	Message    string      `json:"message"`
-	Conditions []Condition `json:"conditions"`
+	Scheduled  []string
+	Requested  int
+	Fulfilled  bool
+	Message    string
+	Conditions []Condition
 	// Policy is the scheduling policy the decisions were made for: sticky
 	// re-scheduling compares the next policy against it.
-	Policy placement.Policy `json:"policy"`
+	Policy placement.Policy
 	// ObservedFleet identifies the state of the fleet the decisions were
 	// made on (placement.FleetFingerprint); the scheduler runs again only when it changes.
-	ObservedFleet string `json:"observed_fleet"`
+	ObservedFleet string
 	// Rollout is the rollout of the selected resources (rollout.go); absent
 	// in a record written before, whose clusters all carried its resources.
-	Rollout *placement.RolloutState `json:"rollout,omitempty"`
+	Rollout *placement.RolloutState
 	// SelectedResources and RolloutNote are the status of the rollout at
 	// the last write (placement.RolloutStatus). Clusters, each cluster's
 	// status, follows from the rollout state: every read sets it, none
 	// stores it (a thousand clusters' conditions would be most of the record).
-	SelectedResources []fleet.ResourceID        `json:"selected_resources,omitempty"`
-	RolloutNote       string                    `json:"rollout_note,omitempty"`
+	SelectedResources []fleet.ResourceID
+	RolloutNote       string
 	Clusters          []placement.ClusterStatus `json:"-"`
 }
 
 // Condition is a stored hub.Condition.
 type Condition struct {
-	Type               string    `json:"type"`
-	Status             string    `json:"status"`
-	Reason             string    `json:"reason"`
-	Message            string    `json:"message"`
-	LastTransitionTime time.Time `json:"last_transition_time"`
+	Type               string
+	Status             string
+	Reason             string
+	Message            string
+	LastTransitionTime time.Time
 }
 
 // Strategy is a stored update strategy, in Resource Manager's wire form
@@ -108,18 +117,21 @@ type Strategy struct {
 	Spec update.Strategy
 }
 
-// Run is a stored update run.
+// Run is a stored update run, in Resource Manager's wire form with what
+// the mock keeps beside it (wire.go). Its status is not stored: every read
+// computes it from the run's events and the clock (update.Execution).
 type Run struct {
-	Spec             update.RunSpec   `json:"spec"`
-	ResolvedStrategy *update.Strategy `json:"resolved_strategy"`
-	Status           update.RunStatus `json:"status"`
-	// AutoUpgrade is set on a run an auto-upgrade profile generated (format 4).
-	AutoUpgrade *update.AutoUpgrade `json:"auto_upgrade"`
+	Spec             update.RunSpec
+	ResolvedStrategy *update.Strategy
+	Status           update.RunStatus `json:"-"` // not stored
+	// AutoUpgrade is set on a run an auto-upgrade profile generated.
+	AutoUpgrade *update.AutoUpgrade
 }
 
-// RunEvents is the history of actions on a run, stored beside it.
+// RunEvents is the history of actions on a run, stored beside it in the
+// mock's own record form (wire.go): no upstream API holds it.
 type RunEvents struct {
-	Events []RunEvent `json:"events"`
+	Events []RunEvent
 }
 
 // RunEvent is one action on a run (start with the members it saw, stop,
@@ -134,12 +146,13 @@ type Upgrades struct {
 	Upgrades []AppliedUpgrade `json:"upgrades"`
 }
 
-// AppliedUpgrade is one member upgrade a run completed.
+// AppliedUpgrade is one member upgrade a run completed (the mock's own
+// record: its keys are camelCase, as the wire forms', since format 6).
 type AppliedUpgrade struct {
 	At                time.Time         `json:"at"`
 	Run               string            `json:"run"`
-	KubernetesVersion string            `json:"kubernetes_version,omitempty"`
-	NodeImages        map[string]string `json:"node_images,omitempty"`
+	KubernetesVersion string            `json:"kubernetesVersion,omitempty"`
+	NodeImages        map[string]string `json:"nodeImages,omitempty"`
 }
 
 // Profile is a stored auto-upgrade profile, in Resource Manager's wire
