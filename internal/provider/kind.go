@@ -29,10 +29,10 @@ type kind[M, O, S any] struct {
 	// name is the id the model's name attributes give, known at plan before
 	// id is (e.g. <cluster>/<name> for a NodePool).
 	name func(m *M) string
-	// deleteByName: Delete finds the object by name rather than by id (a
-	// NodePool: its cluster and name attributes hold, even when the id of a
-	// state edited by hand does not).
-	deleteByName bool
+	// writeByName: an update or a delete finds the object by its name
+	// attributes rather than by id (a NodePool: its cluster and name
+	// attributes hold, even when the id of a state edited by hand does not).
+	writeByName bool
 	// spec is the model's spec; defaults is the engine's WithDefaults of it.
 	spec     func(m *M) S
 	defaults func(S) S
@@ -111,7 +111,11 @@ func (k *kind[M, O, S]) current(ctx context.Context, h hub.Hub, id string, last 
 // updateGuard is Update's guard of its write: the object must be the
 // version last read, or hold the spec Terraform last read (conditionalWrite).
 func (k *kind[M, O, S]) updateGuard(ctx context.Context, h hub.Hub, private privateGetter, prior *M, diags *diag.Diagnostics) writeGuard {
-	return updateGuard(ctx, private, k.current(ctx, h, k.id(prior), k.spec(prior)), diags)
+	id := k.id(prior)
+	if k.writeByName {
+		id = k.name(prior)
+	}
+	return updateGuard(ctx, private, k.current(ctx, h, id, k.spec(prior)), diags)
 }
 
 // write sends the object with put under guarded; a failure is one
@@ -149,7 +153,7 @@ func (k *kind[M, O, S]) delete(ctx context.Context, h hub.Hub, req resource.Dele
 		return
 	}
 	id := k.id(&m)
-	if k.deleteByName {
+	if k.writeByName {
 		id = k.name(&m)
 	}
 	del := func(pre hub.Precondition) error { return k.del(ctx, h, id, pre) }

@@ -21,7 +21,7 @@ import (
 // A NodePool whose id in the state was edited by hand (no <cluster>/ part):
 // refresh says so on the id attribute, naming the resource type, and
 // destroy still deletes the pool its cluster and name attributes name, as
-// it did before the lifecycle was shared (kind.deleteByName).
+// it did before the lifecycle was shared (kind.writeByName).
 func TestNodePoolWithABrokenID(t *testing.T) {
 	ctx := context.Background()
 	h, err := mock.New(mock.Config{StatePath: filepath.Join(t.TempDir(), "state.db"),

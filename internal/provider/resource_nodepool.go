@@ -54,12 +54,12 @@ func (m nodePoolModel) ref() objectRef { return objectRef{nodePoolType, m.Cluste
 
 // nodePools is the NodePool's lifecycle (kind): its id is <cluster>/<name>.
 var nodePools = &kind[nodePoolModel, hub.NodePool, nodepool.NodePool]{
-	typ:          nodePoolType,
-	id:           func(m *nodePoolModel) string { return m.ID },
-	name:         func(m *nodePoolModel) string { return m.Cluster + "/" + m.Name },
-	deleteByName: true,
-	spec:         func(m *nodePoolModel) nodepool.NodePool { return m.NodePool },
-	defaults:     nodepool.WithDefaults,
+	typ:         nodePoolType,
+	id:          func(m *nodePoolModel) string { return m.ID },
+	name:        func(m *nodePoolModel) string { return m.Cluster + "/" + m.Name },
+	writeByName: true,
+	spec:        func(m *nodePoolModel) nodepool.NodePool { return m.NodePool },
+	defaults:    nodepool.WithDefaults,
 	get: func(ctx context.Context, h hub.Hub, id string) (*hub.NodePool, error) {
 		cluster, name, err := splitNodePoolID(id)
 		if err != nil {

@@ -19,7 +19,8 @@ import (
 const FulfilledMessage = "found all cluster needed as specified by the scheduling policy"
 
 // FleetFingerprint digests what scheduling depends on: each member's
-// labels, taints, properties, resource usage and eligibility at now. Fleet's
+// labels, taints, properties, resource usage, eligibility at now, and
+// whether it is leaving the fleet. Fleet's
 // scheduler runs again for a placement when a member changes; a hub that
 // schedules lazily runs it again when the fingerprint changes. It is an
 // explicit key (fleet.Digest): a hub stores it, and no field name or
@@ -43,10 +44,11 @@ func FleetFingerprint(f *fleet.Fleet, now time.Time) string {
 			for _, k := range slices.Sorted(maps.Keys(q)) {
 				v := q[k]
 				d.String(k)
-				d.String(v.String()) // canonical: 1000m and 1 are one quantity
+				d.String(v.String()) // 1000m and 1 are one quantity (1Gi and 1073741824 are two: one extra cycle)
 			}
 		}
 		d.Bool(fleet.CheckEligibility(c, now).Eligible)
+		d.Bool(c.Agent.Leaving) // a held cluster leaving goes, an ineligible one stays (leftFleet)
 	}
 	return d.Sum()
 }

@@ -16,6 +16,11 @@ func TestFleetFingerprintNamesWhatSchedulingReads(t *testing.T) {
 		return newFleet(cluster("a", append([]clusterOpt{lbl("env", "prod")}, opts...)...), cluster("b"))
 	}
 	fp := func(f *fleet.Fleet) string { return FleetFingerprint(f, now) }
+	// A held cluster already ineligible (a stale heartbeat) that starts
+	// leaving: Fleet keeps the first and removes the second.
+	if stale := base(staleHeartbeat()); fp(stale) == fp(base(staleHeartbeat(), leaving())) {
+		t.Error("an ineligible cluster that starts leaving leaves the fingerprint unchanged")
+	}
 	was := fp(base())
 	if fp(base()) != was {
 		t.Fatal("the same fleet has two fingerprints")

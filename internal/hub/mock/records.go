@@ -5,9 +5,11 @@ import (
 	"github.com/fleetform/terraform-provider-aks/internal/hub/mock/store"
 )
 
-// written is a stored spec as the object's written form: the mock stores
-// what it was sent and fills in no defaults, so the two are the same
-// (designs/hub.md §5).
+// written is a stored spec as the object's written form: the mock fills in
+// no defaults, so the two are the same (designs/hub.md §5). Since format 6
+// a spec is read back from its upstream wire form, where, as on Fleet's and
+// Resource Manager's APIs, an empty list reads as absent; the provider
+// compares specs with the two equal.
 func written[S any](spec S) *S { return &spec }
 
 // placementObject is the hub object of a stored placement.

@@ -172,7 +172,7 @@ type rawDateSpan struct {
 
 // rawNAPNode is a node of Node Auto Provisioning. Its creation is given as an
 // age when the inventory took effect (`age: 30h`; it then ages with the
-// clock; hub.go, inventoryDoc) or as an RFC 3339 instant.
+// clock; the mock hub's loadInventory) or as an RFC 3339 instant.
 type rawNAPNode struct {
 	Name              string            `yaml:"name" json:"name"`
 	NodePool          string            `yaml:"nodepool" json:"nodepool"`

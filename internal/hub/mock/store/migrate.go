@@ -386,8 +386,10 @@ func rewrite(convert func(raw []byte) (any, error), body map[string]any) (map[st
 	if raw, err = json.Marshal(record); err != nil {
 		return nil, err
 	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber() // numbers come back exactly, as migrateRecord reads them
 	var out map[string]any
-	return out, json.Unmarshal(raw, &out)
+	return out, dec.Decode(&out)
 }
 
 // v4Records read a format-4 body of the buckets stored in a wire form

@@ -21,10 +21,10 @@ import (
 // a run's status). A record's Go fields are the engine's types, which the
 // mock computes with; its stored form is an upstream wire form or the
 // mock's own, written by its MarshalJSON (wire.go), never the engine's
-// encoding. Every other stored field carries a json tag, so renaming a Go
-// field changes nothing on disk (TestStoredFieldsAreTagged); changing a
-// stored key or the meaning of a stored value needs a new format version
-// and a migration.
+// encoding. Every stored field carries a json tag, so renaming a Go field
+// changes nothing on disk (TestStoredFormsAreTagged); changing a stored key
+// or the meaning of a stored value needs a new format version and a
+// migration.
 
 // recordTypes maps each bucket of hub objects to the type of its bodies. The
 // typed accessors refuse any other type, so everything stored is listed here,
@@ -90,7 +90,8 @@ type PlacementStatus struct {
 	// ObservedFleet identifies the state of the fleet the decisions were
 	// made on (placement.FleetFingerprint); the scheduler runs again only when it changes.
 	ObservedFleet string
-	// Rollout is the rollout of the selected resources (rollout.go); absent
+	// Rollout is the rollout of the selected resources (the mock hub's
+	// rollout.go); absent
 	// in a record written before, whose clusters all carried its resources.
 	Rollout *placement.RolloutState
 	// SelectedResources and RolloutNote are the status of the rollout at

@@ -3,8 +3,9 @@
 // side by side take turns; versioned records in an envelope (ETag,
 // generation, times) with conditional writes; the record format's version
 // and the migrations of databases earlier releases wrote (format.go,
-// migrate.go); compaction. It stores and checks preconditions, and decides
-// nothing about what it stores: the mock hub (package mock) does.
+// migrate.go); the records' stored forms (wire.go); compaction. It stores,
+// converts and checks preconditions; what the objects mean and do is the
+// mock hub's (package mock).
 package store
 
 import (

@@ -114,9 +114,10 @@ func (r *Profile) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// runWire is an update run's stored form: the updateRun's properties as
-// Resource Manager holds them (armfleet.RunSpecToWire): the update strategy
-// id as it was sent, the strategy the run runs (its inline one, or the copy
+// runWire is an update run's stored form: the updateRun's properties in
+// Resource Manager's shape (armfleet.RunSpecToWire), with two ids as the
+// mock has them where ARM holds full ARM ids: the update strategy id as it
+// was sent, the strategy the run runs (its inline one, or the copy
 // of the referenced one: ARM's "strategy"), what it does to each member,
 // and the auto-upgrade profile that generated it (by name); beside them,
 // whether that profile follows long-term support, which ARM does not say on
@@ -268,10 +269,10 @@ func (r *RunEvents) UnmarshalJSON(data []byte) error {
 // placementWire is a placement's stored form: the ClusterResourcePlacement's
 // spec as Fleet's API holds it (kube.PlacementObject, read back strictly by
 // kube.PlacementFromObject), its name as written, and the mock's own record
-// of its scheduling and rollout in Fleet's vocabulary: decisions as a policy
-// snapshot's clusterDecisions, the policy and strategy as the placement's
-// spec holds them, selected resources as resourceIdentifiers, conditions
-// as Kubernetes writes them.
+// of its scheduling and rollout in Fleet's vocabulary: decisions with the
+// fields of a policy snapshot's clusterDecision, the policy and strategy as
+// the placement's spec holds them, selected resources as
+// resourceIdentifiers, conditions with the fields of a Kubernetes condition.
 type placementWire struct {
 	Name   string              `json:"name,omitempty"`
 	Spec   map[string]any      `json:"spec"`
