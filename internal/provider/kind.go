@@ -36,7 +36,8 @@ type kind[M, O, S any] struct {
 	// spec is the model's spec; defaults is the engine's WithDefaults of it.
 	spec     func(m *M) S
 	defaults func(S) S
-	// get reads the object with the given id from the hub; del deletes it.
+	// get reads the object with the given id from the hub; del deletes it
+	// (nil for a kind with a Delete of its own, which never calls delete).
 	get func(ctx context.Context, h hub.Hub, id string) (*O, error)
 	del func(ctx context.Context, h hub.Hub, id string, pre hub.Precondition) error
 	// parts are the object's metadata, its spec, and the spec as written

@@ -107,7 +107,7 @@ type updateRunModel struct {
 func (updateRunResource) model() any { return &updateRunModel{} }
 
 // runs is the update run's lifecycle (kind). A run is deleted by its own
-// Delete, which stops it first.
+// Delete, which stops it first: it has no del hook.
 var runs = &kind[updateRunModel, hub.UpdateRun, update.RunSpec]{
 	typ:      updateRunType,
 	id:       func(m *updateRunModel) string { return m.ID },
@@ -116,9 +116,6 @@ var runs = &kind[updateRunModel, hub.UpdateRun, update.RunSpec]{
 	defaults: update.RunWithDefaults,
 	get: func(ctx context.Context, h hub.Hub, id string) (*hub.UpdateRun, error) {
 		return h.GetUpdateRun(ctx, id)
-	},
-	del: func(ctx context.Context, h hub.Hub, id string, pre hub.Precondition) error {
-		return h.DeleteUpdateRun(ctx, id, pre)
 	},
 	parts:  func(r *hub.UpdateRun) (hub.Meta, update.RunSpec, *update.RunSpec) { return r.Meta, r.Spec, r.Written },
 	status: func(r *hub.UpdateRun) any { return newRunStatusDoc(r.Status) },

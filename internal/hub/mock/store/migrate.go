@@ -392,24 +392,24 @@ func rewrite(convert func(raw []byte) (any, error), body map[string]any) (map[st
 	return out, dec.Decode(&out)
 }
 
+// fromTwin reads a body strictly into its earlier form V and converts it
+// into the record that writes its new form.
+func fromTwin[V any](record func(V) any) func(raw []byte) (any, error) {
+	return func(raw []byte) (any, error) {
+		var v V
+		if err := strictJSON(raw, &v); err != nil {
+			return nil, err
+		}
+		return record(v), nil
+	}
+}
+
 // v4Records read a format-4 body of the buckets stored in a wire form
 // since, into the record that writes it.
 var v4Records = map[string]func(raw []byte) (any, error){
-	BucketNodePools: func(raw []byte) (any, error) {
-		var v v4NodePool
-		err := strictJSON(raw, &v)
-		return NodePool(v), err
-	},
-	BucketStrategies: func(raw []byte) (any, error) {
-		var v v4Strategy
-		err := strictJSON(raw, &v)
-		return Strategy(v), err
-	},
-	BucketProfiles: func(raw []byte) (any, error) {
-		var v v4Profile
-		err := strictJSON(raw, &v)
-		return Profile(v), err
-	},
+	BucketNodePools:  fromTwin(func(v v4NodePool) any { return NodePool(v) }),
+	BucketStrategies: fromTwin(func(v v4Strategy) any { return Strategy(v) }),
+	BucketProfiles:   fromTwin(func(v v4Profile) any { return Profile(v) }),
 }
 
 // upgradeV5 turns a format-5 body into format 6: placements, runs and
@@ -424,24 +424,10 @@ func upgradeV5(bucket string, body map[string]any) (map[string]any, error) {
 // v5Records read a format-5 body of the buckets stored in a wire form
 // since, into the record that writes it.
 var v5Records = map[string]func(raw []byte) (any, error){
-	BucketUpgrades: func(raw []byte) (any, error) {
-		var v v4Upgrades
-		err := strictJSON(raw, &v)
-		return Upgrades{Upgrades: mapSlice(v.Upgrades, func(u v4AppliedUpgrade) AppliedUpgrade { return AppliedUpgrade(u) })}, err
-	},
-	BucketPlacements: func(raw []byte) (any, error) {
-		var v v4Placement
-		err := strictJSON(raw, &v)
-		return v.record(), err
-	},
-	BucketRuns: func(raw []byte) (any, error) {
-		var v v4Run
-		err := strictJSON(raw, &v)
-		return Run(v), err
-	},
-	BucketRunEvents: func(raw []byte) (any, error) {
-		var v v4RunEvents
-		err := strictJSON(raw, &v)
-		return RunEvents(v), err
-	},
+	BucketUpgrades: fromTwin(func(v v4Upgrades) any {
+		return Upgrades{Upgrades: mapSlice(v.Upgrades, func(u v4AppliedUpgrade) AppliedUpgrade { return AppliedUpgrade(u) })}
+	}),
+	BucketPlacements: fromTwin(func(v v4Placement) any { return v.record() }),
+	BucketRuns:       fromTwin(func(v v4Run) any { return Run(v) }),
+	BucketRunEvents:  fromTwin(func(v v4RunEvents) any { return RunEvents(v) }),
 }
