@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+	"k8s.io/apimachinery/pkg/util/wait"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/field"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
@@ -492,23 +493,36 @@ func savedVersion(ctx context.Context, private privateGetter, diags *diag.Diagno
 
 // conditionalWrite runs an update or delete with the ETag last read as
 // If-Match. The hub's own status writes (the scheduler's decisions, the
-// agents' reports) change the ETag too, as they change a Kubernetes object's
-// resourceVersion; so when the precondition fails, the object is read again,
-// and if it is the same object (created at the same instant) with the spec
-// Terraform last read (current reports it), nobody changed what Terraform
-// manages and the write is retried once with the current ETag. Anything else
-// is a conflict: hub.ErrPreconditionFailed reaches the caller.
+// agents' reports, a rollout's progress) change the ETag too, as they change
+// a Kubernetes object's resourceVersion; so when the precondition fails, the
+// object is read again, and if it is the same object (created at the same
+// instant) with the spec Terraform last read (current reports it), nobody
+// changed what Terraform manages and the write is retried with the current
+// ETag — again after each status write that slips in between the read and
+// the write, as client-go's RetryOnConflict does, at most statusRetries
+// times with its backoff. Anything else is a conflict:
+// hub.ErrPreconditionFailed reaches the caller.
 func conditionalWrite(saved objectVersion, current func() (m hub.Meta, sameSpec bool, err error), write func(hub.Precondition) error) error {
 	err := write(hub.Precondition{IfMatch: saved.ETag})
-	if !errors.Is(err, hub.ErrPreconditionFailed) || saved.ETag == "" {
+	if saved.ETag == "" {
 		return err
 	}
-	cur, same, gerr := current()
-	if gerr != nil || !same || !cur.CreatedAt.Equal(saved.CreatedAt) {
-		return err
+	backoff := statusRetries
+	for errors.Is(err, hub.ErrPreconditionFailed) && backoff.Steps > 0 {
+		cur, same, gerr := current()
+		if gerr != nil || !same || !cur.CreatedAt.Equal(saved.CreatedAt) {
+			return err
+		}
+		if err = write(hub.Precondition{IfMatch: cur.ETag}); errors.Is(err, hub.ErrPreconditionFailed) {
+			time.Sleep(backoff.Step())
+		}
 	}
-	return write(hub.Precondition{IfMatch: cur.ETag})
+	return err
 }
+
+// statusRetries bounds conditionalWrite's retries after status writes:
+// client-go's retry.DefaultRetry (5 attempts, 10 ms apart with jitter).
+var statusRetries = wait.Backoff{Steps: 5, Duration: 10 * time.Millisecond, Factor: 1.0, Jitter: 0.1}
 
 // writeGuard is how a create or an update guards its write.
 type writeGuard func(write func(hub.Precondition) error) error

@@ -320,33 +320,49 @@ func TestAccLifecycle_noFalseErrorsFromUnknownValues(t *testing.T) {
 }
 
 // conditionalWrite retries only when nothing but status moved the ETag:
-// the same object (created at the same instant) with the spec last read.
+// the same object (created at the same instant) with the spec last read —
+// again when a status write slips in between its read and its write (the
+// emulator's fleetsim writes a placement's status twice in a row), at most
+// statusRetries times.
 func TestConditionalWrite(t *testing.T) {
 	created := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 	saved := objectVersion{ETag: `"1"`, CreatedAt: created}
+	moving := make([]hub.Meta, 8) // status written before every read
+	for i := range moving {
+		moving[i] = hub.Meta{ETag: fmt.Sprintf(`"%d"`, 10+i), CreatedAt: created}
+	}
 	cases := []struct {
 		name     string
-		current  hub.Meta // what the hub holds now
+		current  []hub.Meta // what the hub holds from the start, then after each read
 		sameSpec bool
 		wantErr  error
 		wantSent []string // the If-Match of each attempt
 	}{
-		{"unchanged", hub.Meta{ETag: `"1"`, CreatedAt: created}, true, nil, []string{`"1"`}},
-		{"status written since the read", hub.Meta{ETag: `"7"`, CreatedAt: created}, true, nil, []string{`"1"`, `"7"`}},
-		{"spec changed since the read", hub.Meta{ETag: `"9"`, CreatedAt: created}, false, hub.ErrPreconditionFailed, []string{`"1"`}},
-		{"deleted and created again, same spec", hub.Meta{ETag: `"3"`, CreatedAt: created.Add(time.Hour)}, true, hub.ErrPreconditionFailed, []string{`"1"`}},
+		{"unchanged", []hub.Meta{{ETag: `"1"`, CreatedAt: created}}, true, nil, []string{`"1"`}},
+		{"status written since the read", []hub.Meta{{ETag: `"7"`, CreatedAt: created}}, true, nil, []string{`"1"`, `"7"`}},
+		{"status written again before the retry", []hub.Meta{{ETag: `"7"`, CreatedAt: created}, {ETag: `"8"`, CreatedAt: created}}, true, nil,
+			[]string{`"1"`, `"7"`, `"8"`}},
+		{"status never settles", moving, true, hub.ErrPreconditionFailed, []string{`"1"`, `"10"`, `"11"`, `"12"`, `"13"`, `"14"`}},
+		{"spec changed since the read", []hub.Meta{{ETag: `"9"`, CreatedAt: created}}, false, hub.ErrPreconditionFailed, []string{`"1"`}},
+		{"deleted and created again, same spec", []hub.Meta{{ETag: `"3"`, CreatedAt: created.Add(time.Hour)}}, true, hub.ErrPreconditionFailed, []string{`"1"`}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var sent []string
+			ver := 0 // the hub holds c.current[ver]; a status write follows each read, while there is a next one
 			write := func(pre hub.Precondition) error {
 				sent = append(sent, pre.IfMatch)
-				if pre.IfMatch != c.current.ETag {
+				if pre.IfMatch != c.current[ver].ETag {
 					return hub.ErrPreconditionFailed
 				}
 				return nil
 			}
-			err := conditionalWrite(saved, func() (hub.Meta, bool, error) { return c.current, c.sameSpec, nil }, write)
+			read := func() (hub.Meta, bool, error) {
+				m := c.current[ver]
+				ver = min(ver+1, len(c.current)-1)
+				return m, c.sameSpec, nil
+			}
+			err := conditionalWrite(saved, read, write)
 			if !errors.Is(err, c.wantErr) || (c.wantErr == nil && err != nil) {
 				t.Fatalf("err %v, want %v", err, c.wantErr)
 			}
