@@ -7,6 +7,8 @@ import (
 	"hash"
 	"io"
 	"slices"
+
+	"k8s.io/apimachinery/pkg/api/resource"
 )
 
 // Digest is an explicit key: the values written into it, each unambiguously
@@ -16,14 +18,17 @@ import (
 // observed fleet) and compare it in a later process.
 type Digest struct {
 	h    hash.Hash
-	buf  [binary.MaxVarintLen64]byte
+	buf  []byte   // written values not hashed yet: hashing many small writes one by one costs more than the hash
 	keys []string // reused by Map
 }
+
+// digestChunk is how much Digest buffers before hashing it.
+const digestChunk = 16 << 10
 
 // NewDigest starts a key of the given domain (what it identifies), so that
 // keys of different things never collide.
 func NewDigest(domain string) *Digest {
-	d := &Digest{h: sha256.New()}
+	d := &Digest{h: sha256.New(), buf: make([]byte, 0, digestChunk+binary.MaxVarintLen64)}
 	d.String(domain)
 	return d
 }
@@ -31,12 +36,28 @@ func NewDigest(domain string) *Digest {
 // String writes s.
 func (d *Digest) String(s string) {
 	d.Int(int64(len(s)))
-	_, _ = io.WriteString(d.h, s)
+	if len(d.buf)+len(s) > digestChunk {
+		d.flush()
+		if len(s) > digestChunk {
+			_, _ = io.WriteString(d.h, s)
+			return
+		}
+	}
+	d.buf = append(d.buf, s...)
 }
 
 // Int writes n.
 func (d *Digest) Int(n int64) {
-	d.h.Write(d.buf[:binary.PutVarint(d.buf[:], n)])
+	if len(d.buf) >= digestChunk {
+		d.flush()
+	}
+	d.buf = binary.AppendVarint(d.buf, n)
+}
+
+// flush hashes what is buffered.
+func (d *Digest) flush() {
+	d.h.Write(d.buf)
+	d.buf = d.buf[:0]
 }
 
 // Bool writes b.
@@ -60,16 +81,35 @@ func (d *Digest) Strings(ss []string) {
 // are the same key.
 func (d *Digest) Map(m map[string]string) {
 	d.Int(int64(len(m)))
-	d.keys = d.keys[:0]
-	for k := range m {
-		d.keys = append(d.keys, k)
-	}
-	slices.Sort(d.keys)
-	for _, k := range d.keys {
+	for _, k := range sortedKeys(d, m) {
 		d.String(k)
 		d.String(m[k])
 	}
 }
 
+// Quantities writes m in key order, its length first, each quantity in its
+// canonical form (Quantity.String: 1000m and 1 are one value).
+func (d *Digest) Quantities(m map[string]resource.Quantity) {
+	d.Int(int64(len(m)))
+	for _, k := range sortedKeys(d, m) {
+		q := m[k]
+		d.String(k)
+		d.String(q.String())
+	}
+}
+
+// sortedKeys are m's keys in order, in d's reused slice.
+func sortedKeys[V any](d *Digest, m map[string]V) []string {
+	d.keys = d.keys[:0]
+	for k := range m {
+		d.keys = append(d.keys, k)
+	}
+	slices.Sort(d.keys)
+	return d.keys
+}
+
 // Sum is the key, in hex.
-func (d *Digest) Sum() string { return hex.EncodeToString(d.h.Sum(nil)) }
+func (d *Digest) Sum() string {
+	d.flush()
+	return hex.EncodeToString(d.h.Sum(nil))
+}

@@ -1,6 +1,9 @@
 package fleet
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // A Digest is unambiguous (where one value ends is part of the key), and a
 // map's key does not depend on the order Go iterates it in.
@@ -42,5 +45,41 @@ func TestDigestIsUnambiguous(t *testing.T) {
 	}
 	if sum(func(d *Digest) { d.Map(nil) }) != sum(func(d *Digest) { d.Map(map[string]string{}) }) {
 		t.Error("a nil map and an empty one differ")
+	}
+}
+
+// A key is stored (a placement's observed fleet) and compared in a later
+// process: how Digest hashes what is written must never change what it
+// hashes. The expected sums are those of the unbuffered Digest.
+func TestDigestSumsAreStable(t *testing.T) {
+	long := strings.Repeat("0123456789abcdef", 3000) // longer than the buffer
+	cases := []struct {
+		name  string
+		write func(d *Digest)
+		want  string
+	}{
+		{"empty", func(d *Digest) {}, "bf9ef0555bc495120102f558b10edbf653357e88f4af25e8d2434027a8dd2555"},
+		{"values", func(d *Digest) {
+			d.String("a")
+			d.Int(-5)
+			d.Bool(true)
+			d.Strings([]string{"x", "", "yz"})
+			d.Map(map[string]string{"b": "2", "a": "1"})
+		}, "d2a2120812931bc8cdd13a01187d3274c49ec32d68bdf0d2afe4715bc4ccf061"},
+		{"long", func(d *Digest) {
+			for i := range 5000 {
+				d.String("cluster")
+				d.Int(int64(i))
+			}
+			d.String(long)
+			d.Int(7)
+		}, "6f3988cd043cd6ccc005d47a330049fb6a7e4cfe77800e07e9d244149beeb395"},
+	}
+	for _, c := range cases {
+		d := NewDigest("test")
+		c.write(d)
+		if got := d.Sum(); got != c.want {
+			t.Errorf("%s: sum %s, want %s", c.name, got, c.want)
+		}
 	}
 }

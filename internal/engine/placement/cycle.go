@@ -1,11 +1,7 @@
 package placement
 
 import (
-	"maps"
-	"slices"
 	"time"
-
-	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 )
@@ -39,14 +35,10 @@ func FleetFingerprint(f *fleet.Fleet, now time.Time) string {
 			d.String(t.Effect)
 		}
 		d.Map(c.Properties)
-		for _, q := range []map[string]resource.Quantity{c.Usage.Capacity, c.Usage.Allocatable, c.Usage.Available} {
-			d.Int(int64(len(q)))
-			for _, k := range slices.Sorted(maps.Keys(q)) {
-				v := q[k]
-				d.String(k)
-				d.String(v.String()) // 1000m and 1 are one quantity (1Gi and 1073741824 are two: one extra cycle)
-			}
-		}
+		// 1000m and 1 are one quantity (1Gi and 1073741824 are two: one extra cycle)
+		d.Quantities(c.Usage.Capacity)
+		d.Quantities(c.Usage.Allocatable)
+		d.Quantities(c.Usage.Available)
 		d.Bool(fleet.CheckEligibility(c, now).Eligible)
 		d.Bool(c.Agent.Leaving) // a held cluster leaving goes, an ineligible one stays (leftFleet)
 	}

@@ -3,10 +3,14 @@ package inventory
 import (
 	"encoding/json"
 	"path/filepath"
+	"reflect"
 	"testing"
+	"time"
 
-	"github.com/fleetform/terraform-provider-aks/internal/fleetgen"
 	"gopkg.in/yaml.v2"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
+	"github.com/fleetform/terraform-provider-aks/internal/fleetgen"
 )
 
 func TestGeneratedFleetLoads(t *testing.T) {
@@ -54,5 +58,44 @@ func BenchmarkParseInventory5000Cold(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// A hub builds a validated document's fleet again at every instant
+// (trusted), sharing what does not depend on the instant between the
+// fleets it builds (Document.shared, hubOf): each is the fleet that
+// validating the document at that instant builds, and building one leaves
+// the others as they were.
+func TestTrustedBuildsAreTheValidatedFleet(t *testing.T) {
+	opts := fleetgen.Options{Clusters: 600, Seed: 5, StaleEvery: 9, TaintEvery: 7, NAPNodes: 2}
+	data := fleetgen.Generate(opts)
+	for _, doc := range []struct {
+		name string
+		data []byte
+	}{{"gen.json", data}, {SampleName, Sample}} {
+		raw, err := Decode(doc.name, doc.data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		epoch := testNow.Add(-time.Hour)
+		var built []*fleet.Fleet
+		for i, at := range []time.Time{testNow, testNow.Add(time.Minute), testNow.Add(time.Hour)} {
+			want, err := Build(doc.name, doc.data, raw, at, epoch, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := Build(doc.name, nil, raw, at, epoch, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s, build %d: the trusted fleet is not the validated one", doc.name, i)
+			}
+			built = append(built, got)
+		}
+		first, _ := Build(doc.name, doc.data, raw, testNow, epoch, false)
+		if !reflect.DeepEqual(built[0], first) {
+			t.Fatalf("%s: a later build changed an earlier one", doc.name)
+		}
 	}
 }

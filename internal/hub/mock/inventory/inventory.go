@@ -57,6 +57,80 @@ type Document struct {
 	Regions    []rawRegion   `yaml:"regions" json:"regions"`
 	Clusters   []rawCluster  `yaml:"clusters" json:"clusters"`
 	HubCluster rawHubCluster `yaml:"hub_cluster" json:"hub_cluster"`
+
+	// clusters are the parts of every cluster that do not depend on the
+	// instant, resolved once (shared): a hub builds the fleet again at every
+	// instant its clock reaches, and parsing quantities and building label
+	// maps were most of that. The fleets built share them read-only, as
+	// they share each cluster's properties.
+	clustersOnce sync.Once
+	clusters     []sharedCluster
+	// hub is the hub cluster's section resolved once (hubOf): it does not
+	// depend on the instant either.
+	hubOnce sync.Once
+	hub     fleet.HubResources
+}
+
+// sharedCluster is what the fleets built from one document share of a
+// cluster: its labels (the automatic ones and its own) and its resource
+// usage.
+type sharedCluster struct {
+	once   sync.Once
+	labels map[string]string
+	usage  fleet.ResourceUsage
+}
+
+// shared is cluster i's shared part, resolved once per document, by the
+// first build's worker that builds the cluster (convertClusters). Only for
+// a document that passed validation (a quantity that does not parse is
+// absent).
+func (raw *Document) shared(i int) *sharedCluster {
+	raw.clustersOnce.Do(func() { raw.clusters = make([]sharedCluster, len(raw.Clusters)) })
+	sc := &raw.clusters[i]
+	sc.once.Do(func() {
+		rc := &raw.Clusters[i]
+		c := fleet.Cluster{Name: rc.Name, Region: rc.Region, ResourceGroup: cmp.Or(rc.ResourceGroup, "rg-"+rc.Region),
+			SubscriptionID: cmp.Or(rc.SubscriptionID, DefaultSubscriptionID)}
+		u := rc.ResourceUsage
+		sc.labels = clusterLabels(&c, rc.Labels)
+		sc.usage = fleet.ResourceUsage{Capacity: parsedQuantities(u.Capacity), Allocatable: parsedQuantities(u.Allocatable),
+			Available: parsedQuantities(u.Available)}
+	})
+	return sc
+}
+
+// clusterLabels are a cluster's labels: the automatic ones (c's name,
+// region, resource group and subscription), then its own.
+func clusterLabels(c *fleet.Cluster, own map[string]string) map[string]string {
+	auto := fleet.AutomaticLabels(c)
+	if len(own) == 0 {
+		return auto
+	}
+	labels := make(map[string]string, len(auto)+len(own))
+	maps.Copy(labels, auto)
+	maps.Copy(labels, own)
+	return labels
+}
+
+// hubOf is the hub cluster's resources, resolved once per document that
+// passed validation.
+func (raw *Document) hubOf() fleet.HubResources {
+	raw.hubOnce.Do(func() { raw.hub, _ = raw.HubCluster.toHub(field.Root("hub_cluster")) })
+	return raw.hub
+}
+
+// parsedQuantities parses in.
+func parsedQuantities(in map[string]string) map[string]resource.Quantity {
+	if len(in) == 0 {
+		return nil
+	}
+	out := make(map[string]resource.Quantity, len(in))
+	for k, v := range in {
+		if q, ok := fleet.ParseQuantity(v); ok {
+			out[k] = q
+		}
+	}
+	return out
 }
 
 type rawRegion struct {
@@ -487,9 +561,13 @@ func (raw *Document) toFleet(now, epoch time.Time, trusted bool) (*fleet.Fleet, 
 		seen[c.Name] = i
 		f.Clusters = append(f.Clusters, c)
 	}
-	var herrs field.Errors
-	f.Hub, herrs = raw.HubCluster.toHub(field.Root("hub_cluster"))
-	errs = append(errs, herrs...)
+	if trusted {
+		f.Hub = raw.hubOf()
+	} else {
+		var herrs field.Errors
+		f.Hub, herrs = raw.HubCluster.toHub(field.Root("hub_cluster"))
+		errs = append(errs, herrs...)
+	}
 	f.Sort()
 	return f, errs
 }
@@ -588,7 +666,7 @@ func (raw *Document) convertClusters(regions map[string]bool, now, epoch time.Ti
 			sc := newSyntaxCache()
 			for i := w * n / workers; i < (w+1)*n/workers; i++ {
 				var errs field.Errors
-				out[i], errs = raw.Clusters[i].toCluster(i, regions, now, epoch, trusted, sc)
+				out[i], errs = raw.Clusters[i].toCluster(i, regions, now, epoch, trusted, sc, raw.shared)
 				chunkErrs[w] = append(chunkErrs[w], errs...)
 			}
 		}(w)
@@ -601,7 +679,7 @@ func (raw *Document) convertClusters(regions map[string]bool, now, epoch time.Ti
 	return out, errs
 }
 
-func (rc *rawCluster) toCluster(index int, regions map[string]bool, now, epoch time.Time, trusted bool, sc *syntaxCache) (fleet.Cluster, field.Errors) {
+func (rc *rawCluster) toCluster(index int, regions map[string]bool, now, epoch time.Time, trusted bool, sc *syntaxCache, shared func(int) *sharedCluster) (fleet.Cluster, field.Errors) {
 	var errs field.Errors
 	// Paths are built only for errors: most clusters have none.
 	p := func() field.Path { return field.Root("clusters").Index(index) }
@@ -635,18 +713,13 @@ func (rc *rawCluster) toCluster(index int, regions map[string]bool, now, epoch t
 	}
 	c.ResourceID = fleet.ManagedClusterID(c.SubscriptionID, c.ResourceGroup, c.Name)
 
-	auto := fleet.AutomaticLabels(&c)
-	if len(rc.Labels) == 0 {
-		c.Labels = auto
+	if trusted {
+		c.Labels = shared(index).labels
 	} else {
-		c.Labels = make(map[string]string, len(auto)+len(rc.Labels))
-		for k, v := range auto {
-			c.Labels[k] = v
-		}
+		c.Labels = clusterLabels(&c, rc.Labels)
 		valid := true
 		for k, v := range rc.Labels {
-			c.Labels[k] = v
-			valid = valid && (trusted || sc.validKey(k) && sc.validValue(v))
+			valid = valid && sc.validKey(k) && sc.validValue(v)
 		}
 		if !valid { // report in key order
 			for _, k := range slices.Sorted(maps.Keys(rc.Labels)) {
@@ -681,13 +754,17 @@ func (rc *rawCluster) toCluster(index int, regions map[string]bool, now, epoch t
 	usage := func(name string) func() field.Path {
 		return func() field.Path { return p().Child("resource_usage").Child(name) }
 	}
-	var uerrs field.Errors
-	c.Usage.Capacity, uerrs = quantities(usage("capacity"), rc.ResourceUsage.Capacity)
-	errs = append(errs, uerrs...)
-	c.Usage.Allocatable, uerrs = quantities(usage("allocatable"), rc.ResourceUsage.Allocatable)
-	errs = append(errs, uerrs...)
-	c.Usage.Available, uerrs = quantities(usage("available"), rc.ResourceUsage.Available)
-	errs = append(errs, uerrs...)
+	if trusted {
+		c.Usage = shared(index).usage
+	} else {
+		var uerrs field.Errors
+		c.Usage.Capacity, uerrs = quantities(usage("capacity"), rc.ResourceUsage.Capacity)
+		errs = append(errs, uerrs...)
+		c.Usage.Allocatable, uerrs = quantities(usage("allocatable"), rc.ResourceUsage.Allocatable)
+		errs = append(errs, uerrs...)
+		c.Usage.Available, uerrs = quantities(usage("available"), rc.ResourceUsage.Available)
+		errs = append(errs, uerrs...)
+	}
 
 	for j, np := range rc.NodePools {
 		if np.Name == "" {

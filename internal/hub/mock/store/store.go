@@ -20,6 +20,7 @@ import (
 	"sync"
 	"time"
 
+	jsonv2 "github.com/go-json-experiment/json"
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
@@ -398,7 +399,7 @@ func getRecord(tx *bolt.Tx, bucket, key string) (Record, error) {
 	if v == nil {
 		return rec, ErrNotFound
 	}
-	if err := json.Unmarshal(v, &rec); err != nil {
+	if err := jsonv2.Unmarshal(v, &rec); err != nil { // one pass, copying the body (designs/hub.md §6)
 		return rec, fmt.Errorf("mock hub state: %s/%s is corrupt: %w", bucket, key, err)
 	}
 	return rec, nil

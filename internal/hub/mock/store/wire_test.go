@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
 )
 
 // Every field of the stored forms names its key in a json tag, down
@@ -43,6 +45,40 @@ func TestStoredFormsAreTagged(t *testing.T) {
 	} {
 		if untagged := walk(typ, typ.Name()); len(untagged) > 0 {
 			t.Errorf("stored without a json tag naming their key: %v", untagged)
+		}
+	}
+}
+
+// A stored body is read strictly (strictJSON): a key the stored form does
+// not have, at the top or nested, is an error, and since the store reads
+// bodies with encoding/json/v2 so are a key in another case, a key given
+// twice and anything after the body.
+func TestStoredFormsAreReadStrictly(t *testing.T) {
+	n := 2
+	p := Placement{Spec: placement.Spec{Name: "web", ResourceSelectors: []placement.ResourceSelector{{Version: "v1", Kind: "Namespace", Name: "web"}},
+		Policy: placement.Policy{PlacementType: placement.PickN, NumberOfClusters: &n}},
+		Status: PlacementStatus{Selected: []string{"a"}, Decisions: []placement.Decision{{ClusterName: "a", Selected: true}},
+			Rollout: &placement.RolloutState{Bindings: []placement.Binding{{Cluster: "a"}}}}}
+	good, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Placement
+	if err := decodeBody(good, &back); err != nil {
+		t.Fatalf("the stored form does not read back: %v", err)
+	}
+	for name, bad := range map[string]string{
+		"unknown key":         strings.Replace(string(good), `{"name":"web",`, `{"name":"web","surplus":1,`, 1),
+		"unknown nested key":  strings.Replace(string(good), `"resourceIndex":`, `"resourceIndexes":0,"resourceIndex":`, 1),
+		"key in another case": strings.Replace(string(good), `"observedFleet"`, `"ObservedFleet"`, 1),
+		"key twice":           strings.Replace(string(good), `{"name":"web",`, `{"name":"web","name":"web",`, 1),
+		"trailing value":      string(good) + `{}`,
+	} {
+		if bad == string(good) {
+			t.Fatalf("%s: the test did not change the body", name)
+		}
+		if err := decodeBody([]byte(bad), &back); err == nil {
+			t.Errorf("%s: read without an error", name)
 		}
 	}
 }
