@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -17,9 +18,36 @@ import (
 // field or a json tag never changes it; a hub may store one (a placement's
 // observed fleet) and compare it in a later process.
 type Digest struct {
-	h    hash.Hash
-	buf  []byte   // written values not hashed yet: hashing many small writes one by one costs more than the hash
-	keys []string // reused by Map
+	h    hash.Hash // nil for a Part
+	w    io.Writer // where buf goes: h, or a Part's bytes
+	buf  []byte    // written values not hashed yet: hashing many small writes one by one costs more than the hash
+	keys []string  // reused by Map
+}
+
+// Part is a run of values as a Digest writes them, recorded to be written
+// into keys later (Digest.Part): a part of many keys computed once. A key
+// that writes a part is the key that writes its values.
+type Part []byte
+
+// NewPart records what write writes.
+func NewPart(write func(d *Digest)) Part {
+	var b bytes.Buffer
+	d := &Digest{w: &b}
+	write(d)
+	d.flush()
+	return b.Bytes()
+}
+
+// Part writes the values p recorded.
+func (d *Digest) Part(p Part) {
+	if len(d.buf)+len(p) > digestChunk {
+		d.flush()
+		if len(p) > digestChunk {
+			_, _ = d.w.Write(p)
+			return
+		}
+	}
+	d.buf = append(d.buf, p...)
 }
 
 // digestChunk is how much Digest buffers before hashing it.
@@ -28,7 +56,8 @@ const digestChunk = 16 << 10
 // NewDigest starts a key of the given domain (what it identifies), so that
 // keys of different things never collide.
 func NewDigest(domain string) *Digest {
-	d := &Digest{h: sha256.New(), buf: make([]byte, 0, digestChunk+binary.MaxVarintLen64)}
+	h := sha256.New()
+	d := &Digest{h: h, w: h, buf: make([]byte, 0, digestChunk+binary.MaxVarintLen64)}
 	d.String(domain)
 	return d
 }
@@ -39,7 +68,7 @@ func (d *Digest) String(s string) {
 	if len(d.buf)+len(s) > digestChunk {
 		d.flush()
 		if len(s) > digestChunk {
-			_, _ = io.WriteString(d.h, s)
+			_, _ = io.WriteString(d.w, s)
 			return
 		}
 	}
@@ -56,7 +85,7 @@ func (d *Digest) Int(n int64) {
 
 // flush hashes what is buffered.
 func (d *Digest) flush() {
-	d.h.Write(d.buf)
+	_, _ = d.w.Write(d.buf)
 	d.buf = d.buf[:0]
 }
 

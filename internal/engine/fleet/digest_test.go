@@ -83,3 +83,25 @@ func TestDigestSumsAreStable(t *testing.T) {
 		}
 	}
 }
+
+// A key that writes a recorded part is the key that writes its values,
+// however long the part.
+func TestDigestPartIsItsValues(t *testing.T) {
+	long := strings.Repeat("x", 3*digestChunk)
+	for name, write := range map[string]func(d *Digest){
+		"short": func(d *Digest) { d.String("a"); d.Map(map[string]string{"k": "v"}) },
+		"long":  func(d *Digest) { d.String(long); d.Int(3) },
+	} {
+		direct := NewDigest("test")
+		direct.String("before")
+		write(direct)
+		direct.Int(9)
+		parted := NewDigest("test")
+		parted.String("before")
+		parted.Part(NewPart(write))
+		parted.Int(9)
+		if direct.Sum() != parted.Sum() {
+			t.Errorf("%s: the part's key differs from its values'", name)
+		}
+	}
+}

@@ -22,27 +22,67 @@ const FulfilledMessage = "found all cluster needed as specified by the schedulin
 // explicit key (fleet.Digest): a hub stores it, and no field name or
 // encoding of the fleet's types is part of it.
 func FleetFingerprint(f *fleet.Fleet, now time.Time) string {
+	return FleetFingerprintWith(nil, f, now)
+}
+
+// MemberFacts are what FleetFingerprint writes of each member of a fleet
+// besides its eligibility and whether it is leaving: the facts that do not
+// change with the clock. A hub whose fleets at successive instants differ
+// only in times and in what scheduling does not read (Kubernetes versions,
+// node pools) computes them once and fingerprints each of those fleets with
+// them (FleetFingerprintWith).
+type MemberFacts struct {
+	names []string
+	facts []fleet.Part
+}
+
+// FleetMemberFacts are f's members' facts.
+func FleetMemberFacts(f *fleet.Fleet) *MemberFacts {
+	m := &MemberFacts{names: make([]string, len(f.Clusters)), facts: make([]fleet.Part, len(f.Clusters))}
+	for i := range f.Clusters {
+		c := &f.Clusters[i]
+		m.names[i] = c.Name
+		m.facts[i] = fleet.NewPart(func(d *fleet.Digest) { writeMemberFacts(d, c) })
+	}
+	return m
+}
+
+// FleetFingerprintWith is FleetFingerprint(f, now), reading each member's
+// facts from m (FleetMemberFacts of an earlier fleet of the hub's whose
+// members have the same facts) where m has the member at the same place,
+// else from f.
+func FleetFingerprintWith(m *MemberFacts, f *fleet.Fleet, now time.Time) string {
 	d := fleet.NewDigest("placement.FleetFingerprint/2")
 	d.Int(int64(len(f.Clusters)))
 	for i := range f.Clusters {
 		c := &f.Clusters[i]
-		d.String(c.Name)
-		d.Map(c.Labels)
-		d.Int(int64(len(c.Taints)))
-		for _, t := range c.Taints {
-			d.String(t.Key)
-			d.String(t.Value)
-			d.String(t.Effect)
+		if m != nil && i < len(m.names) && m.names[i] == c.Name {
+			d.Part(m.facts[i])
+		} else {
+			writeMemberFacts(d, c)
 		}
-		d.Map(c.Properties)
-		// 1000m and 1 are one quantity (1Gi and 1073741824 are two: one extra cycle)
-		d.Quantities(c.Usage.Capacity)
-		d.Quantities(c.Usage.Allocatable)
-		d.Quantities(c.Usage.Available)
 		d.Bool(fleet.CheckEligibility(c, now).Eligible)
 		d.Bool(c.Agent.Leaving) // a held cluster leaving goes, an ineligible one stays (leftFleet)
 	}
 	return d.Sum()
+}
+
+// writeMemberFacts writes what a fleet fingerprint covers of c besides its
+// eligibility and whether it is leaving.
+func writeMemberFacts(d *fleet.Digest, c *fleet.Cluster) {
+	d.String(c.Name)
+	d.Map(c.Labels)
+	d.Int(int64(len(c.Taints)))
+	for _, t := range c.Taints {
+		d.String(t.Key)
+		d.String(t.Value)
+		d.String(t.Effect)
+	}
+	d.Map(c.Properties)
+	// 1000m and 1 are one quantity (1Gi and 1073741824 are two: one extra cycle)
+	d.Quantities(c.Usage.Capacity)
+	d.Quantities(c.Usage.Allocatable)
+	d.Quantities(c.Usage.Available)
 }
 
 // StoredDecisions are the decisions of a cycle a hub keeps, bounded as

@@ -49,6 +49,26 @@ func TestFleetFingerprintNamesWhatSchedulingReads(t *testing.T) {
 	}
 }
 
+// A fingerprint made with the member facts of an earlier fleet is the
+// fingerprint of the fleet, as long as its members have the facts they had
+// (the hub's promise): times and what scheduling does not read may differ;
+// a member added or gone is read from the fleet itself.
+func TestFleetFingerprintWithMemberFacts(t *testing.T) {
+	earlier := newFleet(cluster("a", lbl("env", "prod"), available("cpu", "2")), cluster("b", taint("dedicated", "gpu")), cluster("c"))
+	facts := FleetMemberFacts(earlier)
+	later := newFleet(cluster("a", lbl("env", "prod"), available("cpu", "2"), staleHeartbeat()), cluster("b", taint("dedicated", "gpu"), leaving()), cluster("c"))
+	later.Clusters[2].KubernetesVersion = "1.31.2"
+	others := newFleet(cluster("a", lbl("env", "prod"), available("cpu", "2")), cluster("c"), cluster("d", lbl("env", "dev")))
+	for name, f := range map[string]*fleet.Fleet{"the same fleet": earlier, "a later instant": later, "members added and gone": others} {
+		if got, want := FleetFingerprintWith(facts, f, now), FleetFingerprint(f, now); got != want {
+			t.Errorf("%s: fingerprint %s with the member facts, %s without", name, got, want)
+		}
+	}
+	if FleetFingerprintWith(facts, later, now) == FleetFingerprintWith(facts, earlier, now) {
+		t.Error("the member facts hide a change of eligibility")
+	}
+}
+
 // scheduleKey tells apart policies that differ in any field, and a new
 // field of a policy type fails this test until the key writes it.
 func TestScheduleKeyNamesEveryPolicyField(t *testing.T) {

@@ -139,13 +139,19 @@ func ScheduledMessage(p Policy, d Decision) string {
 // each selected cluster's scores; selected are the resources applied.
 func RolloutStatus(name string, in RolloutInput, plan RolloutPlan, decisions []Decision, selected Selection) PlacementRolloutStatus {
 	spec := WithDefaults(in.Spec)
-	scores := map[string]Decision{}
+	scores := make(map[string]Decision, len(decisions))
 	for _, d := range decisions {
 		if d.Selected {
 			scores[d.ClusterName] = d
 		}
 	}
 	var out PlacementRolloutStatus
+	// The messages that name the placement's work object, written once.
+	notApplied := fmt.Sprintf("Work object %s-work is not applied", name)
+	notTrackable := fmt.Sprintf("The availability of work object %s-work is not trackable", name)
+	if len(in.Bindings) > 0 {
+		out.Clusters = make([]ClusterStatus, 0, len(in.Bindings))
+	}
 	bs := slices.Clone(in.Bindings)
 	slices.SortFunc(bs, func(a, b Binding) int { return strings.Compare(a.Cluster, b.Cluster) })
 	for _, b := range bs {
@@ -153,8 +159,8 @@ func RolloutStatus(name string, in RolloutInput, plan RolloutPlan, decisions []D
 		if !ok {
 			d = Decision{ClusterName: b.Cluster}
 		}
-		cs := ClusterStatus{Cluster: b.Cluster, Conditions: []Condition{{Type: ClusterScheduled, Status: StatusTrue, Reason: "Scheduled",
-			Message: ScheduledMessage(spec.Policy, d), LastTransitionTime: b.Since}}}
+		cs := ClusterStatus{Cluster: b.Cluster, Conditions: append(make([]Condition, 0, 6), Condition{Type: ClusterScheduled, Status: StatusTrue,
+			Reason: "Scheduled", Message: ScheduledMessage(spec.Policy, d), LastTransitionTime: b.Since})}
 		switch {
 		case b.Index < in.Latest && plan.External:
 			cs.Conditions = append(cs.Conditions, Condition{Type: ClusterRolloutStarted, Status: StatusUnknown, Reason: "RolloutStartedUnknown",
@@ -169,7 +175,7 @@ func RolloutStatus(name string, in RolloutInput, plan RolloutPlan, decisions []D
 				Condition{Type: ClusterWorkSynchronized, Status: StatusTrue, Reason: "AllWorkSynced", Message: "All of the works are synchronized to the latest"})
 			if b.Failed {
 				cs.Conditions = append(cs.Conditions, Condition{Type: ClusterApplied, Status: StatusFalse, Reason: "NotAllWorkHaveBeenApplied",
-					Message: fmt.Sprintf("Work object %s-work is not applied", name)})
+					Message: notApplied})
 				cs.FailedPlacements = failedPlacements(selected, in.Failing[b.Cluster])
 				break
 			}
@@ -177,7 +183,7 @@ func RolloutStatus(name string, in RolloutInput, plan RolloutPlan, decisions []D
 				Message: "All corresponding work objects are applied"})
 			if in.Untracked {
 				cs.Conditions = append(cs.Conditions, Condition{Type: ClusterAvailable, Status: StatusTrue, Reason: "WorkNotTrackable",
-					Message: fmt.Sprintf("The availability of work object %s-work is not trackable", name)})
+					Message: notTrackable})
 			} else {
 				cs.Conditions = append(cs.Conditions, Condition{Type: ClusterAvailable, Status: StatusTrue, Reason: "AllWorkAreAvailable",
 					Message: "All corresponding work objects are available"})

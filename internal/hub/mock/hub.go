@@ -72,6 +72,12 @@ type inventoryDoc struct {
 	name  string              // how it is named in messages
 	raw   *inventory.Document // the document, which passed the syntax checks
 	epoch time.Time           // when it took effect (node ages count from it; loadInventory)
+	// facts are the facts of its members a fleet fingerprint covers
+	// (placement.FleetMemberFacts), set under the hub's mu on first use:
+	// the fleets built from the document at any instant have the same,
+	// since they differ only in times and in what upgrades change
+	// (Kubernetes versions and node images, which scheduling does not read).
+	facts *placement.MemberFacts
 }
 
 var _ hub.Hub = (*Hub)(nil)
@@ -285,7 +291,15 @@ func (h *Hub) scheduledFleet(ctx context.Context) (*fleet.Fleet, string, error) 
 		return f, placement.FleetFingerprint(f, h.Now()), nil
 	}
 	if h.fleetFP == "" {
-		h.fleetFP = placement.FleetFingerprint(f, h.fleetAt)
+		doc := h.doc.Load() // f's: a new document drops the resolved fleet (loadInventory)
+		var facts *placement.MemberFacts
+		if doc != nil {
+			if doc.facts == nil {
+				doc.facts = placement.FleetMemberFacts(f)
+			}
+			facts = doc.facts
+		}
+		h.fleetFP = placement.FleetFingerprintWith(facts, f, h.fleetAt)
 	}
 	return f, h.fleetFP, nil
 }

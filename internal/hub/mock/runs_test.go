@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/update"
 	"github.com/fleetform/terraform-provider-aks/internal/fleetgen"
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
@@ -86,5 +87,35 @@ func BenchmarkRun1000ToCompletion(b *testing.B) {
 		if err != nil || got.Status.State != update.StateCompleted {
 			b.Fatalf("%v %v", got.Status.State, err)
 		}
+	}
+}
+
+// The hub fingerprints each fleet it resolves with its members' facts
+// computed once per inventory document (inventoryDoc.facts): at every
+// instant, also once a run upgraded the members, that is the fingerprint
+// of the fleet it resolved.
+func TestFleetFingerprintAcrossInstantsAndUpgrades(t *testing.T) {
+	cfg, _ := startFleetgenRun(t, 300, "run-1")
+	h, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := testNow
+	h.clock = &Clock{cfg: ClockConfig{Mode: ClockScaled, Time: testNow, Scale: 1}, anchor: testNow, real: func() time.Time { return now }}
+	ctx := context.Background()
+	upgraded := false
+	for _, after := range []time.Duration{0, time.Minute, 24 * time.Hour, 30 * 24 * time.Hour} {
+		now = testNow.Add(after)
+		f, fp, err := h.scheduledFleet(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := placement.FleetFingerprint(f, h.Now()); fp != want {
+			t.Fatalf("%s on: the hub's fingerprint %s, the fleet's %s", after, fp, want)
+		}
+		upgraded = f.Clusters[0].NodePools[0].NodeImageVersion == "202611.10.0"
+	}
+	if !upgraded {
+		t.Fatal("the run upgraded no member: the test proves nothing about upgrades")
 	}
 }

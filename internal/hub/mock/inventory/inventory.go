@@ -72,12 +72,13 @@ type Document struct {
 }
 
 // sharedCluster is what the fleets built from one document share of a
-// cluster: its labels (the automatic ones and its own) and its resource
-// usage.
+// cluster: its resource id, its labels (the automatic ones and its own)
+// and its resource usage.
 type sharedCluster struct {
-	once   sync.Once
-	labels map[string]string
-	usage  fleet.ResourceUsage
+	once       sync.Once
+	resourceID string
+	labels     map[string]string
+	usage      fleet.ResourceUsage
 }
 
 // shared is cluster i's shared part, resolved once per document, by the
@@ -92,6 +93,7 @@ func (raw *Document) shared(i int) *sharedCluster {
 		c := fleet.Cluster{Name: rc.Name, Region: rc.Region, ResourceGroup: cmp.Or(rc.ResourceGroup, "rg-"+rc.Region),
 			SubscriptionID: cmp.Or(rc.SubscriptionID, DefaultSubscriptionID)}
 		u := rc.ResourceUsage
+		sc.resourceID = fleet.ManagedClusterID(c.SubscriptionID, c.ResourceGroup, c.Name)
 		sc.labels = clusterLabels(&c, rc.Labels)
 		sc.usage = fleet.ResourceUsage{Capacity: parsedQuantities(u.Capacity), Allocatable: parsedQuantities(u.Allocatable),
 			Available: parsedQuantities(u.Available)}
@@ -552,6 +554,7 @@ func (raw *Document) toFleet(now, epoch time.Time, trusted bool) (*fleet.Fleet, 
 	}
 	clusters, cerrs := raw.convertClusters(regions, now, epoch, trusted)
 	errs = append(errs, cerrs...)
+	f.Clusters = make([]fleet.Cluster, 0, len(clusters))
 	seen := make(map[string]int, len(clusters))
 	for i, c := range clusters {
 		if prev, dup := seen[c.Name]; dup && c.Name != "" {
@@ -711,7 +714,11 @@ func (rc *rawCluster) toCluster(index int, regions map[string]bool, now, epoch t
 	if !trusted && rc.KubernetesVersion != "" && !validKubernetesVersion(rc.KubernetesVersion) {
 		errs = append(errs, field.Errorf(p().Child("kubernetes_version"), "Write it as major.minor.patch, e.g. 1.31.2.", "%q is not a Kubernetes version", rc.KubernetesVersion))
 	}
-	c.ResourceID = fleet.ManagedClusterID(c.SubscriptionID, c.ResourceGroup, c.Name)
+	if trusted {
+		c.ResourceID = shared(index).resourceID
+	} else {
+		c.ResourceID = fleet.ManagedClusterID(c.SubscriptionID, c.ResourceGroup, c.Name)
+	}
 
 	if trusted {
 		c.Labels = shared(index).labels

@@ -2,9 +2,13 @@ package store
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
 )
@@ -79,6 +83,54 @@ func TestStoredFormsAreReadStrictly(t *testing.T) {
 		}
 		if err := decodeBody([]byte(bad), &back); err == nil {
 			t.Errorf("%s: read without an error", name)
+		}
+	}
+}
+
+// A placement is read from its envelope in one pass (loadInOnePass): what
+// was saved reads back with its envelope's metadata, and a body with a key
+// its stored form does not have, or no body, is a corrupt record.
+func TestPlacementReadsInOnePass(t *testing.T) {
+	s, err := Open(filepath.Join(t.TempDir(), "s.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 3
+	saved := Placement{Spec: placement.Spec{Name: "web", ResourceSelectors: []placement.ResourceSelector{{Version: "v1", Kind: "Namespace", Name: "web"}},
+		Policy: placement.Policy{PlacementType: placement.PickN, NumberOfClusters: &n}},
+		Status: PlacementStatus{Selected: []string{"a"}, Decisions: []placement.Decision{{ClusterName: "a", Selected: true, AffinityScore: 4}}}}
+	now := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	rec, err := Save(s, BucketPlacements, "web", &saved, Precondition{}, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, gotRec, err := Load[Placement](s, BucketPlacements, "web")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gotRec.ETag != rec.ETag || gotRec.Generation != rec.Generation || !gotRec.CreatedAt.Equal(now) || !gotRec.UpdatedAt.Equal(now) {
+		t.Fatalf("envelope %+v, saved %+v", gotRec, rec)
+	}
+	if !reflect.DeepEqual(got.Status.Decisions, saved.Status.Decisions) || got.Spec.Name != "web" || *got.Spec.Policy.NumberOfClusters != 3 {
+		t.Fatalf("read back %+v", got)
+	}
+	raw, err := s.Get(BucketPlacements, "web")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, _ := json.Marshal(raw)
+	for name, bad := range map[string]string{
+		"unknown key in the body": strings.Replace(string(env), `"body":{`, `"body":{"surplus":1,`, 1),
+		"no body":                 strings.Replace(string(env), `"body":{`, `"other":{`, 1),
+	} {
+		if bad == string(env) {
+			t.Fatalf("%s: the test did not change the record", name)
+		}
+		if err := s.Update(func(tx *bolt.Tx) error { return tx.Bucket([]byte(BucketPlacements)).Put([]byte("web"), []byte(bad)) }); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := Load[Placement](s, BucketPlacements, "web"); err == nil || !strings.Contains(err.Error(), "is corrupt") {
+			t.Errorf("%s: %v, want a corrupt record", name, err)
 		}
 	}
 }
