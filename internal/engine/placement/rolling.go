@@ -142,9 +142,10 @@ func PlanRollout(in RolloutInput) RolloutPlan {
 	readyAt := func(b Binding) time.Time { return b.AppliedAt.Add(wait) }
 	minAvailable := target - r.MaxUnavailable
 	now := in.Now
+	var update, bind []int // reused by every round
 	for {
 		var ready, canBeReady int
-		var update, bind []int
+		update, bind = update[:0], bind[:0]
 		for i, b := range bs {
 			switch {
 			case b.Index < 0:

@@ -784,7 +784,7 @@ func (rc *rawCluster) toCluster(index int, regions map[string]bool, now, epoch t
 	}
 
 	if w := rc.MaintenanceWindow; w != nil {
-		mw, werrs := w.toWindow()
+		mw, werrs := w.toWindow(!trusted)
 		if len(werrs) > 0 {
 			errs = append(errs, werrs.Prefix(p().Child("maintenance_window"))...)
 		}
@@ -871,7 +871,7 @@ func quantities(at func() field.Path, in map[string]string) (map[string]resource
 	return out, errs
 }
 
-func (w *rawWindow) toWindow() (*fleet.MaintenanceWindow, field.Errors) {
+func (w *rawWindow) toWindow(validate bool) (*fleet.MaintenanceWindow, field.Errors) {
 	mw := &fleet.MaintenanceWindow{StartTime: w.StartTime, UTCOffset: w.UTCOffset, DurationHours: w.DurationHours, StartDate: w.StartDate}
 	for _, d := range w.NotAllowedDates {
 		mw.NotAllowed = append(mw.NotAllowed, fleet.DateSpan(d))
@@ -893,6 +893,9 @@ func (w *rawWindow) toWindow() (*fleet.MaintenanceWindow, field.Errors) {
 	if s.RelativeMonthly != nil {
 		n++
 		mw.Schedule = fleet.MaintenanceSchedule{Type: fleet.ScheduleRelativeMonthly, IntervalMonths: s.RelativeMonthly.IntervalMonths, WeekIndex: s.RelativeMonthly.WeekIndex, DayOfWeek: s.RelativeMonthly.DayOfWeek}
+	}
+	if !validate { // a document that passed validation
+		return mw, nil
 	}
 	if n > 1 {
 		return mw, field.Errors{field.Errorf(field.Root("schedule"), "Keep exactly one of daily, weekly, absolute_monthly or relative_monthly.", "a schedule has %d types", n)}
