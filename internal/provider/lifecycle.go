@@ -570,7 +570,8 @@ func hubError(diags *diag.Diagnostics, op string, obj objectRef, err error) {
 		diags.AddError("Cannot "+op+" "+obj.Kind+" on "+cluster.Cluster, obj.String()+": "+cluster.Cluster+": "+cluster.Problem+". "+
 			strings.ToUpper(cluster.Fix[:1])+cluster.Fix[1:]+".")
 	case errors.Is(err, hub.ErrPreconditionFailed) && op == opCreate:
-		diags.AddError("Already exists", obj.String()+" already exists on the hub. Import it instead: terraform import <address> "+obj.ID)
+		diags.AddError("Already exists", obj.String()+" already exists on the hub, created outside this configuration (by hand, "+
+			"or by another Terraform state). Manage the existing object instead: "+importHint(obj)+"or give this resource another name.")
 	case errors.Is(err, hub.ErrPreconditionFailed):
 		diags.AddError("Changed outside Terraform", obj.String()+" was changed outside Terraform since it was read — refresh and "+
 			"apply again (terraform apply refreshes first; review the plan: it shows what changed).")
@@ -613,8 +614,7 @@ func refuseTakenName(ctx context.Context, req resource.ModifyPlanRequest, h hub.
 		tflog.Debug(ctx, "cannot tell at plan whether the name is taken; apply will", map[string]any{"object": obj.String(), "error": err.Error()})
 		return false
 	}
-	adopt := fmt.Sprintf("import it, with an import block beside this resource\n\n  import {\n    to = %s.<this resource's name>\n    id = %q\n  }\n\n"+
-		"or with\n\n  terraform import %s.<this resource's name> %s\n\n", obj.Kind, obj.ID, obj.Kind, obj.ID)
+	adopt := importHint(obj)
 	if same {
 		diags.AddWarning("Already exists", fmt.Sprintf("%s already exists on the hub and holds what this configuration describes. If "+
 			"this resource is tainted, that is its own object: apply deletes it, then creates it again. Otherwise another "+
@@ -625,6 +625,13 @@ func refuseTakenName(ctx context.Context, req resource.ModifyPlanRequest, h hub.
 		"another Terraform state): creating it would fail at apply. Manage the existing object instead: %sor give this resource "+
 		"another name.", obj, adopt))
 	return true
+}
+
+// importHint says how to import obj: an import block beside the resource,
+// or the import command (the provider does not know the resource's name).
+func importHint(obj objectRef) string {
+	return fmt.Sprintf("import it, with an import block beside this resource\n\n  import {\n    to = %s.<this resource's name>\n    id = %q\n  }\n\n"+
+		"or with\n\n  terraform import %s.<this resource's name> %s\n\n", obj.Kind, obj.ID, obj.Kind, obj.ID)
 }
 
 // wholeUnknown plans the computed attribute at p unknown as a whole (the

@@ -474,3 +474,24 @@ func TestAccLifecycle_emptyCollectionsAgainstAnOmitEmptyHub(t *testing.T) {
 		{Config: cfg + nodePoolConfig(``, `{ nodes = "20%" }`)},
 	}})
 }
+
+// A create that finds the name taken at apply (someone created the object
+// after the plan) says how to import it, as the plan does when it finds it:
+// an import block with the resource type and id, no placeholder address.
+func TestHubErrorOfATakenNameAtApply(t *testing.T) {
+	var diags diag.Diagnostics
+	hubError(&diags, opCreate, objectRef{Kind: "aks_fleet_placement", ID: "web"}, hub.ErrPreconditionFailed)
+	if len(diags) != 1 {
+		t.Fatalf("%d diagnostics", len(diags))
+	}
+	got := diags[0].Summary() + ": " + diags[0].Detail()
+	for _, want := range []string{"Already exists", "to = aks_fleet_placement.<this resource's name>", `id = "web"`,
+		"terraform import aks_fleet_placement.<this resource's name> web"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("%q does not say %q", got, want)
+		}
+	}
+	if strings.Contains(got, "<address>") {
+		t.Errorf("%q names a placeholder address", got)
+	}
+}
