@@ -39,16 +39,7 @@ func NewPart(write func(d *Digest)) Part {
 }
 
 // Part writes the values p recorded.
-func (d *Digest) Part(p Part) {
-	if len(d.buf)+len(p) > digestChunk {
-		d.flush()
-		if len(p) > digestChunk {
-			_, _ = d.w.Write(p)
-			return
-		}
-	}
-	d.buf = append(d.buf, p...)
-}
+func (d *Digest) Part(p Part) { writeRaw(d, []byte(p)) }
 
 // digestChunk is how much Digest buffers before hashing it.
 const digestChunk = 16 << 10
@@ -65,14 +56,20 @@ func NewDigest(domain string) *Digest {
 // String writes s.
 func (d *Digest) String(s string) {
 	d.Int(int64(len(s)))
-	if len(d.buf)+len(s) > digestChunk {
+	writeRaw(d, s)
+}
+
+// writeRaw writes v's bytes as they are, through the buffer unless v is
+// larger than it.
+func writeRaw[T string | []byte](d *Digest, v T) {
+	if len(d.buf)+len(v) > digestChunk {
 		d.flush()
-		if len(s) > digestChunk {
-			_, _ = io.WriteString(d.w, s)
+		if len(v) > digestChunk {
+			_, _ = d.w.Write([]byte(v))
 			return
 		}
 	}
-	d.buf = append(d.buf, s...)
+	d.buf = append(d.buf, v...)
 }
 
 // Int writes n.

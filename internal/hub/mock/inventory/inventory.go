@@ -72,33 +72,43 @@ type Document struct {
 }
 
 // sharedCluster is what the fleets built from one document share of a
-// cluster: its resource id, its labels (the automatic ones and its own)
-// and its resource usage.
+// cluster, resolved by the first build's worker that builds it
+// (toCluster).
 type sharedCluster struct {
-	once       sync.Once
+	once  sync.Once
+	parts clusterParts
+}
+
+// shared is cluster i's shared part. Only for a document that passed
+// validation.
+func (raw *Document) shared(i int) *sharedCluster {
+	raw.clustersOnce.Do(func() { raw.clusters = make([]sharedCluster, len(raw.Clusters)) })
+	return &raw.clusters[i]
+}
+
+// clusterParts are the parts of a cluster that do not depend on the
+// instant: its resource id, its labels (the automatic ones and its own)
+// and its resource usage.
+type clusterParts struct {
 	resourceID string
 	labels     map[string]string
 	usage      fleet.ResourceUsage
 }
 
-// shared is cluster i's shared part, resolved once per document, by the
-// first build's worker that builds the cluster (convertClusters). Only for
-// a document that passed validation (a quantity that does not parse is
-// absent).
-func (raw *Document) shared(i int) *sharedCluster {
-	raw.clustersOnce.Do(func() { raw.clusters = make([]sharedCluster, len(raw.Clusters)) })
-	sc := &raw.clusters[i]
-	sc.once.Do(func() {
-		rc := &raw.Clusters[i]
-		c := fleet.Cluster{Name: rc.Name, Region: rc.Region, ResourceGroup: cmp.Or(rc.ResourceGroup, "rg-"+rc.Region),
-			SubscriptionID: cmp.Or(rc.SubscriptionID, DefaultSubscriptionID)}
-		u := rc.ResourceUsage
-		sc.resourceID = fleet.ManagedClusterID(c.SubscriptionID, c.ResourceGroup, c.Name)
-		sc.labels = clusterLabels(&c, rc.Labels)
-		sc.usage = fleet.ResourceUsage{Capacity: parsedQuantities(u.Capacity), Allocatable: parsedQuantities(u.Allocatable),
-			Available: parsedQuantities(u.Available)}
-	})
-	return sc
+// parts resolves c's parts (c holds its name, region, resource group and
+// subscription); p is c's path, for the errors of its resource usage.
+func (rc *rawCluster) parts(c *fleet.Cluster, p func() field.Path) (clusterParts, field.Errors) {
+	out := clusterParts{resourceID: fleet.ManagedClusterID(c.SubscriptionID, c.ResourceGroup, c.Name), labels: clusterLabels(c, rc.Labels)}
+	usage := func(name string) func() field.Path {
+		return func() field.Path { return p().Child("resource_usage").Child(name) }
+	}
+	var errs, uerrs field.Errors
+	out.usage.Capacity, uerrs = quantities(usage("capacity"), rc.ResourceUsage.Capacity)
+	errs = append(errs, uerrs...)
+	out.usage.Allocatable, uerrs = quantities(usage("allocatable"), rc.ResourceUsage.Allocatable)
+	errs = append(errs, uerrs...)
+	out.usage.Available, uerrs = quantities(usage("available"), rc.ResourceUsage.Available)
+	return out, append(errs, uerrs...)
 }
 
 // clusterLabels are a cluster's labels: the automatic ones (c's name,
@@ -119,20 +129,6 @@ func clusterLabels(c *fleet.Cluster, own map[string]string) map[string]string {
 func (raw *Document) hubOf() fleet.HubResources {
 	raw.hubOnce.Do(func() { raw.hub, _ = raw.HubCluster.toHub(field.Root("hub_cluster")) })
 	return raw.hub
-}
-
-// parsedQuantities parses in.
-func parsedQuantities(in map[string]string) map[string]resource.Quantity {
-	if len(in) == 0 {
-		return nil
-	}
-	out := make(map[string]resource.Quantity, len(in))
-	for k, v := range in {
-		if q, ok := fleet.ParseQuantity(v); ok {
-			out[k] = q
-		}
-	}
-	return out
 }
 
 type rawRegion struct {
@@ -669,7 +665,11 @@ func (raw *Document) convertClusters(regions map[string]bool, now, epoch time.Ti
 			sc := newSyntaxCache()
 			for i := w * n / workers; i < (w+1)*n/workers; i++ {
 				var errs field.Errors
-				out[i], errs = raw.Clusters[i].toCluster(i, regions, now, epoch, trusted, sc, raw.shared)
+				var shared *sharedCluster
+				if trusted {
+					shared = raw.shared(i)
+				}
+				out[i], errs = raw.Clusters[i].toCluster(i, regions, now, epoch, trusted, sc, shared)
 				chunkErrs[w] = append(chunkErrs[w], errs...)
 			}
 		}(w)
@@ -682,7 +682,7 @@ func (raw *Document) convertClusters(regions map[string]bool, now, epoch time.Ti
 	return out, errs
 }
 
-func (rc *rawCluster) toCluster(index int, regions map[string]bool, now, epoch time.Time, trusted bool, sc *syntaxCache, shared func(int) *sharedCluster) (fleet.Cluster, field.Errors) {
+func (rc *rawCluster) toCluster(index int, regions map[string]bool, now, epoch time.Time, trusted bool, sc *syntaxCache, shared *sharedCluster) (fleet.Cluster, field.Errors) {
 	var errs field.Errors
 	// Paths are built only for errors: most clusters have none.
 	p := func() field.Path { return field.Root("clusters").Index(index) }
@@ -714,16 +714,8 @@ func (rc *rawCluster) toCluster(index int, regions map[string]bool, now, epoch t
 	if !trusted && rc.KubernetesVersion != "" && !validKubernetesVersion(rc.KubernetesVersion) {
 		errs = append(errs, field.Errorf(p().Child("kubernetes_version"), "Write it as major.minor.patch, e.g. 1.31.2.", "%q is not a Kubernetes version", rc.KubernetesVersion))
 	}
-	if trusted {
-		c.ResourceID = shared(index).resourceID
-	} else {
-		c.ResourceID = fleet.ManagedClusterID(c.SubscriptionID, c.ResourceGroup, c.Name)
-	}
 
-	if trusted {
-		c.Labels = shared(index).labels
-	} else {
-		c.Labels = clusterLabels(&c, rc.Labels)
+	if !trusted {
 		valid := true
 		for k, v := range rc.Labels {
 			valid = valid && sc.validKey(k) && sc.validValue(v)
@@ -758,20 +750,16 @@ func (rc *rawCluster) toCluster(index int, regions map[string]bool, now, epoch t
 	c.Agent, aerrs = rc.Agent.toStatus(func() field.Path { return p().Child("agent") }, now)
 	errs = append(errs, aerrs...)
 
-	usage := func(name string) func() field.Path {
-		return func() field.Path { return p().Child("resource_usage").Child(name) }
-	}
-	if trusted {
-		c.Usage = shared(index).usage
+	var parts clusterParts
+	if shared != nil {
+		shared.once.Do(func() { shared.parts, _ = rc.parts(&c, p) })
+		parts = shared.parts
 	} else {
-		var uerrs field.Errors
-		c.Usage.Capacity, uerrs = quantities(usage("capacity"), rc.ResourceUsage.Capacity)
-		errs = append(errs, uerrs...)
-		c.Usage.Allocatable, uerrs = quantities(usage("allocatable"), rc.ResourceUsage.Allocatable)
-		errs = append(errs, uerrs...)
-		c.Usage.Available, uerrs = quantities(usage("available"), rc.ResourceUsage.Available)
-		errs = append(errs, uerrs...)
+		var perrs field.Errors
+		parts, perrs = rc.parts(&c, p)
+		errs = append(errs, perrs...)
 	}
+	c.ResourceID, c.Labels, c.Usage = parts.resourceID, parts.labels, parts.usage
 
 	for j, np := range rc.NodePools {
 		if np.Name == "" {

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
@@ -33,47 +32,17 @@ func checkRecordType[R any](bucket string) error {
 	return nil
 }
 
-// LoadTx reads bucket/key and decodes its body, a record of type R.
+// LoadTx reads bucket/key and decodes its body, a record of type R, in
+// the pass that reads its envelope: a record type with a stored form of its
+// own reads it from there (Placement.UnmarshalJSONFrom) or from its bytes
+// (UnmarshalJSON, wire.go). The Record it returns has no Body.
 func LoadTx[R any](tx *bolt.Tx, bucket, key string) (*R, Record, error) {
 	if err := checkRecordType[R](bucket); err != nil {
 		return nil, Record{}, err
 	}
-	if _, ok := any(new(R)).(jsonv2.UnmarshalerFrom); ok {
-		return loadInOnePass[R](tx, bucket, key)
-	}
-	rec, err := getRecord(tx, bucket, key)
+	v, err := storedEnvelope(tx, bucket, key)
 	if err != nil {
 		return nil, Record{}, err
-	}
-	body := new(R)
-	if err := decodeBody(rec.Body, body); err != nil {
-		return nil, Record{}, fmt.Errorf("mock hub state: %s/%s is corrupt: %w", bucket, key, err)
-	}
-	return body, rec, nil
-}
-
-// envelopeOf is a stored envelope (Record) whose body is read as R in the
-// pass that reads the envelope.
-type envelopeOf[R any] struct {
-	ETag       string    `json:"etag"`
-	Generation int64     `json:"generation"`
-	CreatedAt  time.Time `json:"created_at"`
-	UpdatedAt  time.Time `json:"updated_at"`
-	Body       *R        `json:"body"`
-}
-
-// loadInOnePass is LoadTx for a record type that reads itself from within
-// its envelope (Placement): the envelope and the body in one pass, where
-// reading the envelope first scans and copies the body. The Record it
-// returns has no Body.
-func loadInOnePass[R any](tx *bolt.Tx, bucket, key string) (*R, Record, error) {
-	b := tx.Bucket([]byte(bucket))
-	if b == nil {
-		return nil, Record{}, ErrNotFound
-	}
-	v := b.Get([]byte(key))
-	if v == nil {
-		return nil, Record{}, ErrNotFound
 	}
 	var env envelopeOf[R]
 	if err := jsonv2.Unmarshal(v, &env); err != nil || env.Body == nil {
@@ -85,14 +54,13 @@ func loadInOnePass[R any](tx *bolt.Tx, bucket, key string) (*R, Record, error) {
 	return env.Body, Record{ETag: env.ETag, Generation: env.Generation, CreatedAt: env.CreatedAt, UpdatedAt: env.UpdatedAt}, nil
 }
 
-// decodeBody decodes a stored body: a record type with a stored form of its
-// own decodes it itself (wire.go), with no pass of encoding/json over it
-// first.
-func decodeBody(data []byte, body any) error {
-	if u, ok := body.(json.Unmarshaler); ok {
-		return u.UnmarshalJSON(data)
-	}
-	return json.Unmarshal(data, body)
+// envelopeOf is a stored envelope (Record) with its body read as R.
+type envelopeOf[R any] struct {
+	ETag       string    `json:"etag"`
+	Generation int64     `json:"generation"`
+	CreatedAt  time.Time `json:"created_at"`
+	UpdatedAt  time.Time `json:"updated_at"`
+	Body       *R        `json:"body"`
 }
 
 // SaveTx writes body, a record of type R, under bucket/key and returns the new envelope.

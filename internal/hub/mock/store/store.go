@@ -391,18 +391,27 @@ func (s *Store) Get(bucket, key string) (Record, error) {
 
 func getRecord(tx *bolt.Tx, bucket, key string) (Record, error) {
 	var rec Record
-	b := tx.Bucket([]byte(bucket))
-	if b == nil {
-		return rec, ErrNotFound
-	}
-	v := b.Get([]byte(key))
-	if v == nil {
-		return rec, ErrNotFound
+	v, err := storedEnvelope(tx, bucket, key)
+	if err != nil {
+		return rec, err
 	}
 	if err := jsonv2.Unmarshal(v, &rec); err != nil { // one pass, copying the body (designs/hub.md §6)
 		return rec, fmt.Errorf("mock hub state: %s/%s is corrupt: %w", bucket, key, err)
 	}
 	return rec, nil
+}
+
+// storedEnvelope is the envelope stored under bucket/key, valid during tx.
+func storedEnvelope(tx *bolt.Tx, bucket, key string) ([]byte, error) {
+	b := tx.Bucket([]byte(bucket))
+	if b == nil {
+		return nil, ErrNotFound
+	}
+	v := b.Get([]byte(key))
+	if v == nil {
+		return nil, ErrNotFound
+	}
+	return v, nil
 }
 
 // putTx writes body under bucket/key inside tx, checking pre, and returns the

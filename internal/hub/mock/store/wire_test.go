@@ -68,7 +68,7 @@ func TestStoredFormsAreReadStrictly(t *testing.T) {
 		t.Fatal(err)
 	}
 	var back Placement
-	if err := decodeBody(good, &back); err != nil {
+	if err := back.UnmarshalJSON(good); err != nil {
 		t.Fatalf("the stored form does not read back: %v", err)
 	}
 	for name, bad := range map[string]string{
@@ -81,13 +81,13 @@ func TestStoredFormsAreReadStrictly(t *testing.T) {
 		if bad == string(good) {
 			t.Fatalf("%s: the test did not change the body", name)
 		}
-		if err := decodeBody([]byte(bad), &back); err == nil {
+		if err := back.UnmarshalJSON([]byte(bad)); err == nil {
 			t.Errorf("%s: read without an error", name)
 		}
 	}
 }
 
-// A placement is read from its envelope in one pass (loadInOnePass): what
+// A placement is read from its envelope in one pass (LoadTx): what
 // was saved reads back with its envelope's metadata, and a body with a key
 // its stored form does not have, or no body, is a corrupt record.
 func TestPlacementReadsInOnePass(t *testing.T) {
