@@ -36,7 +36,7 @@ func (h *Hub) GetPlacement(ctx context.Context, name string) (*hub.Placement, er
 	if err != nil {
 		return nil, err
 	}
-	p, rec, err := store.Load[store.Placement](h.store, store.BucketPlacements, name)
+	p, rec, err := store.LoadPlacement(h.store, name)
 	if err != nil {
 		return nil, err
 	}

@@ -550,7 +550,7 @@ func (raw *Document) toFleet(now, epoch time.Time, trusted bool) (*fleet.Fleet, 
 	}
 	clusters, cerrs := raw.convertClusters(regions, now, epoch, trusted)
 	errs = append(errs, cerrs...)
-	f.Clusters = make([]fleet.Cluster, 0, len(clusters))
+	f.Clusters = clusters[:0] // in place: a duplicate is dropped
 	seen := make(map[string]int, len(clusters))
 	for i, c := range clusters {
 		if prev, dup := seen[c.Name]; dup && c.Name != "" {

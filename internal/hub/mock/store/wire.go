@@ -3,6 +3,7 @@ package store
 import (
 	"cmp"
 	"encoding/json"
+	"slices"
 	"time"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -422,7 +423,7 @@ func (r *Placement) fromWire(w placementWire) error {
 	if err != nil {
 		return err
 	}
-	st := PlacementStatus{ObservedGeneration: ws.ObservedGeneration, Selected: ws.Selected, Scheduled: ws.Scheduled, Requested: ws.Requested,
+	st := PlacementStatus{ObservedGeneration: ws.ObservedGeneration, Selected: slices.Clone(ws.Selected), Scheduled: slices.Clone(ws.Scheduled), Requested: ws.Requested,
 		Fulfilled: ws.Fulfilled, Message: ws.Message, ObservedFleet: ws.ObservedFleet, RolloutNote: ws.RolloutNote, Policy: policy.Policy}
 	st.Decisions = mapSlice(ws.Decisions, func(d decisionWire) placement.Decision {
 		return placement.Decision{ClusterName: d.ClusterName, Selected: d.Selected, Reason: d.Reason,

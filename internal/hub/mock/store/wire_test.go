@@ -2,6 +2,7 @@ package store
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
 	"github.com/fleetform/terraform-provider-aks/internal/engine/placement"
 )
 
@@ -132,5 +134,96 @@ func TestPlacementReadsInOnePass(t *testing.T) {
 		if _, _, err := Load[Placement](s, BucketPlacements, "web"); err == nil || !strings.Contains(err.Error(), "is corrupt") {
 			t.Errorf("%s: %v, want a corrupt record", name, err)
 		}
+	}
+}
+
+// LoadPlacement reads what Load reads; it decodes the bytes it read last
+// once, and every read is a placement of its own: what one caller changes
+// in it, the next read does not see. A write, from this store or another
+// process's, and a record made corrupt are read as such.
+func TestLoadPlacementDecodesEachStoredFormOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.db")
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, ten, now := 3, "10%", time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	saved := Placement{Spec: placement.Spec{Name: "web", ResourceSelectors: []placement.ResourceSelector{{Version: "v1", Kind: "Namespace", Name: "web"}},
+		Policy:   placement.Policy{PlacementType: placement.PickN, NumberOfClusters: &n, ClusterNames: nil},
+		Strategy: placement.Strategy{Type: placement.RollingUpdateStrategy, RollingUpdate: &placement.RollingUpdate{MaxUnavailable: &ten}}},
+		Status: PlacementStatus{Selected: []string{"a", "b"}, Scheduled: []string{"b"},
+			Decisions:         []placement.Decision{{ClusterName: "a", Selected: true, AffinityScore: 4}, {ClusterName: "b", Selected: true}},
+			Conditions:        []Condition{{Type: "ClusterResourcePlacementScheduled", Status: "True", Reason: "Scheduled", Message: "m", LastTransitionTime: now}},
+			Policy:            placement.Policy{PlacementType: placement.PickN, NumberOfClusters: &n},
+			SelectedResources: []fleet.ResourceID{{Version: "v1", Kind: "Namespace", Name: "web"}},
+			Rollout: &placement.RolloutState{Index: 1, Digest: "d", Bindings: []placement.Binding{{Cluster: "a", Index: 1, AppliedAt: now}, {Cluster: "b", Index: -1, Since: now}},
+				Policy: &placement.Policy{PlacementType: placement.PickN, NumberOfClusters: &n}, IndexAt: now, At: now}}}
+	if _, err := Save(s, BucketPlacements, "web", &saved, Precondition{}, now); err != nil {
+		t.Fatal(err)
+	}
+	same := func(when string) {
+		t.Helper()
+		want, wantRec, err := Load[Placement](s, BucketPlacements, "web")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, gotRec, err := LoadPlacement(s, "web")
+		if err != nil {
+			t.Fatalf("%s: %v", when, err)
+		}
+		if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotRec, wantRec) {
+			t.Fatalf("%s: LoadPlacement read\n%+v %+v\nLoad read\n%+v %+v", when, got, gotRec, want, wantRec)
+		}
+	}
+	same("first read")
+	first, _ := s.placements.Get("web")
+	// A caller changes everything it can reach of what it read.
+	p, _, err := LoadPlacement(s, "web")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := s.placements.Get("web"); again != first {
+		t.Fatal("the same bytes were decoded again")
+	}
+	st := &p.Status
+	st.Selected[0], st.Scheduled[0], st.Decisions[0].ClusterName, st.Conditions[0].Message, st.SelectedResources[0].Name = "x", "x", "x", "x", "x"
+	st.Rollout.Bindings[0].Cluster, *st.Rollout.Policy.NumberOfClusters, *st.Policy.NumberOfClusters = "x", 9, 9
+	p.Spec.ResourceSelectors[0].Name, *p.Spec.Policy.NumberOfClusters, *p.Spec.Strategy.RollingUpdate.MaxUnavailable = "x", 9, "90%"
+	same("after a caller changed its read")
+
+	// Another process writes; then the record is made corrupt.
+	other, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved.Status.Selected = []string{"a", "b", "c"}
+	if _, err := Save(other, BucketPlacements, "web", &saved, Precondition{}, now.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	same("after another process's write")
+	if got, _, _ := LoadPlacement(s, "web"); len(got.Status.Selected) != 3 {
+		t.Fatalf("read %v after the write", got.Status.Selected)
+	}
+	if err := s.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket([]byte(BucketPlacements))
+		return b.Put([]byte("web"), []byte(strings.Replace(string(b.Get([]byte("web"))), `"body":{`, `"body":{"surplus":1,`, 1)))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := LoadPlacement(s, "web"); err == nil || !strings.Contains(err.Error(), "mock hub state: placements/web is corrupt") {
+		t.Fatalf("a corrupt record read as %v", err)
+	}
+	// What the store keeps is bounded.
+	for i := range readPlacements + 5 {
+		name := fmt.Sprintf("p-%02d", i)
+		if _, err := Save(s, BucketPlacements, name, &saved, Precondition{}, now); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := LoadPlacement(s, name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := s.placements.Len(); got != readPlacements {
+		t.Fatalf("the store keeps %d placements read, want %d", got, readPlacements)
 	}
 }
