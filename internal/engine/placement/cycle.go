@@ -1,6 +1,8 @@
 package placement
 
 import (
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/fleetform/terraform-provider-aks/internal/engine/fleet"
@@ -30,11 +32,20 @@ func FleetFingerprint(f *fleet.Fleet, now time.Time) string {
 // change with the clock. A hub whose fleets at successive instants differ
 // only in times and in what scheduling does not read (Kubernetes versions,
 // node pools) computes them once and fingerprints each of those fleets with
-// them (FleetFingerprintWith).
+// them (FleetFingerprintWith). They also keep the last fingerprint they
+// gave for their own members, with each member's eligibility and leaving
+// then: a later fleet whose members are all the same again has it.
 type MemberFacts struct {
 	names []string
 	facts []fleet.Part
+
+	mu     sync.Mutex
+	states []memberState // of the last fingerprint of these members
+	last   string
 }
+
+// memberState is what a fleet fingerprint reads of a member at an instant.
+type memberState struct{ eligible, leaving bool }
 
 // FleetMemberFacts are f's members' facts.
 func FleetMemberFacts(f *fleet.Fleet) *MemberFacts {
@@ -52,6 +63,21 @@ func FleetMemberFacts(f *fleet.Fleet) *MemberFacts {
 // members have the same facts) where m has the member at the same place,
 // else from f.
 func FleetFingerprintWith(m *MemberFacts, f *fleet.Fleet, now time.Time) string {
+	states := make([]memberState, len(f.Clusters))
+	mine := m != nil && len(m.names) == len(f.Clusters) // every member at its place in m
+	for i := range f.Clusters {
+		c := &f.Clusters[i]
+		// a held cluster leaving goes, an ineligible one stays (leftFleet)
+		states[i] = memberState{fleet.CheckEligibility(c, now).Eligible, c.Agent.Leaving}
+		mine = mine && m.names[i] == c.Name
+	}
+	if mine {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		if slices.Equal(states, m.states) {
+			return m.last
+		}
+	}
 	d := fleet.NewDigest("placement.FleetFingerprint/2")
 	d.Int(int64(len(f.Clusters)))
 	for i := range f.Clusters {
@@ -61,10 +87,14 @@ func FleetFingerprintWith(m *MemberFacts, f *fleet.Fleet, now time.Time) string 
 		} else {
 			writeMemberFacts(d, c)
 		}
-		d.Bool(fleet.CheckEligibility(c, now).Eligible)
-		d.Bool(c.Agent.Leaving) // a held cluster leaving goes, an ineligible one stays (leftFleet)
+		d.Bool(states[i].eligible)
+		d.Bool(states[i].leaving)
 	}
-	return d.Sum()
+	fp := d.Sum()
+	if mine {
+		m.states, m.last = states, fp
+	}
+	return fp
 }
 
 // writeMemberFacts writes what a fleet fingerprint covers of c besides its

@@ -67,6 +67,21 @@ func TestFleetFingerprintWithMemberFacts(t *testing.T) {
 	if FleetFingerprintWith(facts, later, now) == FleetFingerprintWith(facts, earlier, now) {
 		t.Error("the member facts hide a change of eligibility")
 	}
+	// The facts keep the last fingerprint of their members: the same
+	// members again, at instants where their eligibility holds and where it
+	// does not (every heartbeat gone stale), in turns.
+	stale := now.Add(fleet.HeartbeatTimeout + time.Hour)
+	for i, c := range []struct {
+		f  *fleet.Fleet
+		at time.Time
+	}{{earlier, now}, {earlier, now.Add(time.Minute)}, {earlier, stale}, {later, now}, {earlier, now}, {earlier, stale}, {others, now}, {earlier, stale}} {
+		if got, want := FleetFingerprintWith(facts, c.f, c.at), FleetFingerprint(c.f, c.at); got != want {
+			t.Errorf("read %d: fingerprint %s with the member facts, %s without", i, got, want)
+		}
+	}
+	if FleetFingerprint(earlier, now) == FleetFingerprint(earlier, stale) {
+		t.Error("the test's stale instant changes no member's eligibility")
+	}
 }
 
 // scheduleKey tells apart policies that differ in any field, and a new
