@@ -335,3 +335,22 @@ func TestAdvanceRolloutCountsFromTheChange(t *testing.T) {
 		t.Errorf("without ChangedAt: snapshot from %s, %d updated", st.IndexAt, updated(st))
 	}
 }
+
+// A selected cluster's Scheduled message, as Fleet's scheduler words it:
+// with the scores for a PickN placement (they may be negative), without for
+// the others.
+func TestScheduledMessage(t *testing.T) {
+	d := Decision{ClusterName: "aks-member-3", Selected: true, AffinityScore: -20, TopologySpreadScore: 1}
+	for _, c := range []struct {
+		policy Policy
+		want   string
+	}{
+		{Policy{PlacementType: PickN}, "Successfully scheduled resources for placement in aks-member-3 (affinity score: -20, topology spread score: 1): picked by scheduling policy"},
+		{Policy{PlacementType: PickAll}, "Successfully scheduled resources for placement in aks-member-3: picked by scheduling policy"},
+		{Policy{PlacementType: PickFixed}, "Successfully scheduled resources for placement in aks-member-3: picked by scheduling policy"},
+	} {
+		if got := ScheduledMessage(c.policy, d); got != c.want {
+			t.Errorf("%s: %q, want %q", c.policy.PlacementType, got, c.want)
+		}
+	}
+}

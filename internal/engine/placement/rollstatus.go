@@ -3,6 +3,7 @@ package placement
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -29,6 +30,9 @@ const (
 	ClusterWorkSynchronized = "WorkSynchronized"
 	ClusterApplied          = "Applied"
 	ClusterAvailable        = "Available"
+	// clusterConditions is how many conditions a cluster's status has at
+	// most: one of each type.
+	clusterConditions = 6
 
 	StatusTrue    = "True"
 	StatusFalse   = "False"
@@ -125,12 +129,14 @@ func PlacementConditions(fulfilled bool, unfulfilled string, invalid *field.Erro
 
 // ScheduledMessage is the message of a selected cluster's Scheduled
 // condition, as Fleet's scheduler words its decision.
+// (Concatenated, not formatted: a status writes one for every cluster.)
 func ScheduledMessage(p Policy, d Decision) string {
+	const scheduled, picked = "Successfully scheduled resources for placement in ", ": picked by scheduling policy"
 	if p.PlacementType == PickN {
-		return fmt.Sprintf("Successfully scheduled resources for placement in %s (affinity score: %d, topology spread score: %d): picked by scheduling policy",
-			d.ClusterName, d.AffinityScore, d.TopologySpreadScore)
+		return scheduled + d.ClusterName + " (affinity score: " + strconv.Itoa(d.AffinityScore) +
+			", topology spread score: " + strconv.Itoa(d.TopologySpreadScore) + ")" + picked
 	}
-	return fmt.Sprintf("Successfully scheduled resources for placement in %s: picked by scheduling policy", d.ClusterName)
+	return scheduled + d.ClusterName + picked
 }
 
 // RolloutStatus is the status at in.Now of a placement named name whose
@@ -149,17 +155,21 @@ func RolloutStatus(name string, in RolloutInput, plan RolloutPlan, decisions []D
 	// The messages that name the placement's work object, written once.
 	notApplied := fmt.Sprintf("Work object %s-work is not applied", name)
 	notTrackable := fmt.Sprintf("The availability of work object %s-work is not trackable", name)
+	// Every cluster's conditions, at most clusterConditions, in one array.
+	var conditions []Condition
 	if len(in.Bindings) > 0 {
 		out.Clusters = make([]ClusterStatus, 0, len(in.Bindings))
+		conditions = make([]Condition, len(in.Bindings)*clusterConditions)
 	}
 	bs := slices.Clone(in.Bindings)
 	slices.SortFunc(bs, func(a, b Binding) int { return strings.Compare(a.Cluster, b.Cluster) })
-	for _, b := range bs {
+	for i, b := range bs {
 		d, ok := scores[b.Cluster]
 		if !ok {
 			d = Decision{ClusterName: b.Cluster}
 		}
-		cs := ClusterStatus{Cluster: b.Cluster, Conditions: append(make([]Condition, 0, 6), Condition{Type: ClusterScheduled, Status: StatusTrue,
+		own := conditions[i*clusterConditions : i*clusterConditions : (i+1)*clusterConditions]
+		cs := ClusterStatus{Cluster: b.Cluster, Conditions: append(own, Condition{Type: ClusterScheduled, Status: StatusTrue,
 			Reason: "Scheduled", Message: ScheduledMessage(spec.Policy, d), LastTransitionTime: b.Since})}
 		switch {
 		case b.Index < in.Latest && plan.External:
