@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/fleetform/terraform-provider-aks/internal/hub"
 )
@@ -97,16 +98,20 @@ func (k *kind[M, O, S]) adopt(ctx context.Context, get privateGetter, set privat
 // current reads the object for conditionalWrite: its metadata, and whether
 // its spec is still the one Terraform last read. It reads fresh: the version
 // a write is conditioned on is the hub's now, not a listing of the process.
-func (k *kind[M, O, S]) current(ctx context.Context, h hub.Hub, id string, last S) func() (hub.Meta, bool, error) {
-	return currentSpec(func() (hub.Meta, S, error) {
+func (k *kind[M, O, S]) current(ctx context.Context, h hub.Hub, id string, same func(S) bool) func() (hub.Meta, bool, error) {
+	return func() (hub.Meta, bool, error) {
 		o, err := k.get(hub.FreshReads(ctx), h, id)
 		if err != nil {
-			var zero S
-			return hub.Meta{}, zero, err
+			return hub.Meta{}, false, err
 		}
 		meta, spec, _ := k.parts(o)
-		return meta, spec, nil
-	}, last, k.defaults)
+		return meta, same(spec), nil
+	}
+}
+
+// sameAs tells whether a spec means what last means (sameSpec).
+func (k *kind[M, O, S]) sameAs(last S) func(S) bool {
+	return func(spec S) bool { return sameSpec(spec, last, k.defaults) }
 }
 
 // updateGuard is Update's guard of its write: the object must be the
@@ -116,7 +121,7 @@ func (k *kind[M, O, S]) updateGuard(ctx context.Context, h hub.Hub, private priv
 	if k.writeByName {
 		id = k.name(prior)
 	}
-	return updateGuard(ctx, private, k.current(ctx, h, id, k.spec(prior)), diags)
+	return updateGuard(ctx, private, k.current(ctx, h, id, k.sameAs(k.spec(prior))), diags)
 }
 
 // write sends the object with put under guarded; a failure is one
@@ -158,7 +163,11 @@ func (k *kind[M, O, S]) delete(ctx context.Context, h hub.Hub, req resource.Dele
 		id = k.name(&m)
 	}
 	del := func(pre hub.Precondition) error { return k.del(ctx, h, id, pre) }
-	err := conditionalWrite(savedVersion(ctx, req.Private, &resp.Diagnostics), k.current(ctx, h, id, k.spec(&m)), del)
+	saved, same := savedVersion(ctx, req.Private, &resp.Diagnostics), k.sameAs(k.spec(&m))
+	if saved.Spec != "" { // the version the plan read (planDestroy)
+		same = func(spec S) bool { return specDigest(spec, k.defaults) == saved.Spec }
+	}
+	err := conditionalWrite(saved, k.current(ctx, h, id, same), del)
 	var bad invalidID
 	switch {
 	case errors.As(err, &bad):
@@ -166,6 +175,39 @@ func (k *kind[M, O, S]) delete(ctx context.Context, h hub.Hub, req resource.Dele
 	case err != nil && !errors.Is(err, hub.ErrNotFound):
 		hubError(&resp.Diagnostics, opDelete, k.ref(id), err)
 	}
+}
+
+// planDestroy is ModifyPlan's step for a destroy: it records in the planned
+// private state the version of the object as the hub holds it now, with
+// its spec's digest, and Delete deletes that version or one that differs
+// from it only in status (conditionalWrite). The version the refresh
+// recorded would not do: Terraform 1.11 plans the destroy of a resource
+// removed from the configuration from its state as it was before the
+// refresh, so a change made outside Terraform before the plan — which the
+// refresh read — failed every apply as a change made after it. An object
+// gone, or a hub that cannot be read now, leaves the version last read:
+// Delete says what it finds.
+func (k *kind[M, O, S]) planDestroy(ctx context.Context, h hub.Hub, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	var m M
+	if h == nil || req.State.Raw.IsNull() {
+		return
+	}
+	if _, ok := readValue(req.State.Raw, &m, &resp.Diagnostics); !ok {
+		return
+	}
+	id := k.id(&m)
+	if k.writeByName {
+		id = k.name(&m)
+	}
+	o, err := k.get(ctx, h, id)
+	if err != nil {
+		tflog.Debug(ctx, "destroy planned on the version last read", map[string]any{"object": k.ref(id).String(), "reason": err.Error()})
+		return
+	}
+	meta, spec, _ := k.parts(o)
+	v := versionOf(meta)
+	v.Spec = specDigest(spec, k.defaults)
+	recordVersion(ctx, resp.Private, v, &resp.Diagnostics)
 }
 
 // refuseTaken is refuseTakenName for the planned model: another object

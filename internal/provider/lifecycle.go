@@ -456,7 +456,14 @@ const privateVersion = "version"
 type objectVersion struct {
 	ETag      string    `json:"etag"`
 	CreatedAt time.Time `json:"created_at"`
+	// Spec is the digest of the version's spec (specDigest), recorded where
+	// the version was read for a destroy's plan (planDestroy): Delete
+	// compares the spec it finds against it, not against the prior state.
+	Spec string `json:"spec,omitempty"`
 }
+
+// versionOf is the version m is.
+func versionOf(m hub.Meta) objectVersion { return objectVersion{ETag: m.ETag, CreatedAt: m.CreatedAt} }
 
 type privateGetter interface {
 	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
@@ -468,7 +475,12 @@ type privateSetter interface {
 
 // saveVersion records the version of the hub object in private state.
 func saveVersion(ctx context.Context, private privateSetter, m hub.Meta, diags *diag.Diagnostics) {
-	raw, err := json.Marshal(objectVersion{ETag: m.ETag, CreatedAt: m.CreatedAt})
+	recordVersion(ctx, private, versionOf(m), diags)
+}
+
+// recordVersion records v in private state.
+func recordVersion(ctx context.Context, private privateSetter, v objectVersion, diags *diag.Diagnostics) {
+	raw, err := json.Marshal(v)
 	if err != nil {
 		diags.AddError("Cannot record the object version", err.Error())
 		return

@@ -236,6 +236,94 @@ func TestAccLifecycle_concurrentModificationIsAConflict(t *testing.T) {
 	}})
 }
 
+// An object changed outside Terraform before the plan that destroys it is
+// destroyed: the plan read the change. Terraform 1.11 plans the destroy of
+// a resource removed from the configuration from its state as it was
+// before the refresh, so the provider records at plan the version it
+// destroys (planDestroy); with the version the refresh had recorded, the
+// apply failed as "changed outside Terraform" however often it ran.
+func TestAccLifecycle_destroyAfterAChangeOutsideTerraform(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "state.db")
+	cfg := providerConfigAt(state, "", testClock)
+	stored := storedIn(t, state)
+	all := cfg + simplePlacement("", "") + nodePoolConfig(`team = "web"`, `{ nodes = "20%" }`) + `
+resource "aks_fleet_update_strategy" "s" {
+  name = "s"
+  stages {
+    name = "one"
+    groups {
+      name = "g"
+    }
+  }
+}
+resource "aks_fleet_autoupgrade_profile" "p" {
+  name    = "p"
+  channel = "Stable"
+}
+`
+	changeAll := func(h hub.Hub) error {
+		ctx, limit := context.Background(), 3
+		p, err := h.GetPlacement(ctx, "web")
+		if err != nil {
+			return err
+		}
+		p.Spec.RevisionHistoryLimit = &limit
+		if _, err := h.ApplyPlacement(ctx, hub.Placement{Meta: hub.Meta{Name: "web"}, Spec: p.Spec}, hub.Precondition{}); err != nil {
+			return err
+		}
+		np, err := h.GetNodePool(ctx, "aks-east-prod-01", "default")
+		if err != nil {
+			return err
+		}
+		np.Spec.Template.Labels = map[string]string{"changed": "elsewhere"}
+		if _, err := h.ApplyNodePool(ctx, *np, hub.Precondition{}); err != nil {
+			return err
+		}
+		s, err := h.GetUpdateStrategy(ctx, "s")
+		if err != nil {
+			return err
+		}
+		s.Spec.Stages[0].Groups[0].Name = "elsewhere"
+		if _, err := h.PutUpdateStrategy(ctx, *s, hub.Precondition{}); err != nil {
+			return err
+		}
+		pr, err := h.GetAutoUpgradeProfile(ctx, "p")
+		if err != nil {
+			return err
+		}
+		pr.Spec.Channel = update.ChannelRapid
+		_, err = h.PutAutoUpgradeProfile(ctx, *pr, hub.Precondition{})
+		return err
+	}
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviders, Steps: []resource.TestStep{
+		{Config: all},
+		{PreConfig: stored(changeAll), Config: cfg},
+		{
+			PreConfig: stored(func(h hub.Hub) error {
+				ctx := context.Background()
+				var left []string
+				if _, err := h.GetPlacement(ctx, "web"); !errors.Is(err, hub.ErrNotFound) {
+					left = append(left, fmt.Sprintf("placement (%v)", err))
+				}
+				if _, err := h.GetNodePool(ctx, "aks-east-prod-01", "default"); !errors.Is(err, hub.ErrNotFound) {
+					left = append(left, fmt.Sprintf("NodePool (%v)", err))
+				}
+				if _, err := h.GetUpdateStrategy(ctx, "s"); !errors.Is(err, hub.ErrNotFound) {
+					left = append(left, fmt.Sprintf("update strategy (%v)", err))
+				}
+				if _, err := h.GetAutoUpgradeProfile(ctx, "p"); !errors.Is(err, hub.ErrNotFound) {
+					left = append(left, fmt.Sprintf("auto-upgrade profile (%v)", err))
+				}
+				if len(left) > 0 {
+					return fmt.Errorf("still on the hub: %v", left)
+				}
+				return nil
+			}),
+			Config: cfg,
+		},
+	}})
+}
+
 // The same for an auto-upgrade profile, on both hubs: through the azure block
 // the other writer's change makes Resource Manager answer 412 (make acc-azure).
 func TestAccLifecycle_concurrentProfileModificationIsAConflict(t *testing.T) {

@@ -187,7 +187,8 @@ func (r *autoUpgradeProfileResource) ValidateConfig(ctx context.Context, req res
 
 func (r *autoUpgradeProfileResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
-		return // destroy
+		profiles.planDestroy(ctx, r.hub, req, resp)
+		return
 	}
 	var plan autoUpgradeProfileModel
 	unknown, ok := readPlan(req.Plan, &plan, &resp.Diagnostics)

@@ -189,7 +189,8 @@ func (r *nodePoolResource) ValidateConfig(ctx context.Context, req resource.Vali
 
 func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
-		return // destroy
+		nodePools.planDestroy(ctx, r.hub, req, resp)
+		return
 	}
 	// A number known only now (from another resource) gets its rule here.
 	if !checkNumbers(req.Plan.Raw, "Invalid NodePool", nodepool.ValidateNumber, &resp.Diagnostics) {

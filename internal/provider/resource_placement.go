@@ -250,7 +250,8 @@ func (r *placementResource) ValidateConfig(ctx context.Context, req resource.Val
 
 func (r *placementResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
-		return // destroy
+		placements.planDestroy(ctx, r.hub, req, resp)
+		return
 	}
 	var plan placementModel
 	unknown, ok := readPlan(req.Plan, &plan, &resp.Diagnostics)

@@ -555,8 +555,6 @@ func (r *updateRunResource) writer(ctx context.Context, run *hub.UpdateRun, v ob
 	return &runWriter{ctx: ctx, r: r, run: run, version: v, diags: diags}
 }
 
-func versionOf(m hub.Meta) objectVersion { return objectVersion{ETag: m.ETag, CreatedAt: m.CreatedAt} }
-
 // do sends one action; false when it failed (reported).
 func (w *runWriter) do(what string, call func(pre hub.Precondition) (*hub.UpdateRun, error)) bool {
 	name, spec := w.run.Name, w.run.Spec

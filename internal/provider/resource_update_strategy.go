@@ -142,7 +142,8 @@ func (r *updateStrategyResource) ValidateConfig(ctx context.Context, req resourc
 
 func (r *updateStrategyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
-		return // destroy
+		strategies.planDestroy(ctx, r.hub, req, resp)
+		return
 	}
 	var plan updateStrategyModel
 	unknown, ok := readPlan(req.Plan, &plan, &resp.Diagnostics)
