@@ -185,8 +185,9 @@ func (k *kind[M, O, S]) delete(ctx context.Context, h hub.Hub, req resource.Dele
 // removed from the configuration from its state as it was before the
 // refresh, so a change made outside Terraform before the plan — which the
 // refresh read — failed every apply as a change made after it. An object
-// gone, or a hub that cannot be read now, leaves the version last read:
-// Delete says what it finds.
+// gone, another object under its name (deleted and created again: a plan
+// with -refresh=false does not read it), or a hub that cannot be read now
+// leaves the version last read: Delete says what it finds.
 func (k *kind[M, O, S]) planDestroy(ctx context.Context, h hub.Hub, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	var m M
 	if h == nil || req.State.Raw.IsNull() {
@@ -205,6 +206,9 @@ func (k *kind[M, O, S]) planDestroy(ctx context.Context, h hub.Hub, req resource
 		return
 	}
 	meta, spec, _ := k.parts(o)
+	if last := savedVersion(ctx, req.Private, &resp.Diagnostics); last.ETag != "" && !last.CreatedAt.Equal(meta.CreatedAt) {
+		return // another object under the name (a plan without refresh): Delete says so
+	}
 	v := versionOf(meta)
 	v.Spec = specDigest(spec, k.defaults)
 	recordVersion(ctx, resp.Private, v, &resp.Diagnostics)

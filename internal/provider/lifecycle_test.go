@@ -324,6 +324,41 @@ resource "aks_fleet_autoupgrade_profile" "p" {
 	}})
 }
 
+// A destroy planned without a refresh, of an object deleted and created
+// again elsewhere under its name, is the conflict: the plan did not read
+// the new object, and apply does not delete it (planDestroy records only
+// the version of the object last read). Once refreshed, it is destroyed.
+func TestAccLifecycle_destroyWithoutRefreshSparesAnObjectCreatedAgain(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "state.db")
+	cfg := providerConfigAt(state, "", testClock)
+	recreate := func() {
+		ctx := context.Background()
+		h := hubOf(t, state, "", "2026-11-21T13:00:00Z") // an hour after the first was created
+		np, err := h.GetNodePool(ctx, "aks-east-prod-01", "default")
+		if err == nil {
+			err = h.DeleteNodePool(ctx, "aks-east-prod-01", "default", hub.Precondition{})
+		}
+		if err == nil {
+			np.Spec.Template.Labels = map[string]string{"created": "again"}
+			_, err = h.ApplyNodePool(ctx, *np, hub.Precondition{})
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviders,
+		AdditionalCLIOptions: &resource.AdditionalCLIOptions{Plan: resource.PlanOptions{NoRefresh: true}}, Steps: []resource.TestStep{
+			{Config: cfg + nodePoolConfig(`team = "web"`, `{ nodes = "20%" }`)},
+			{
+				PreConfig:   recreate,
+				Config:      cfg,
+				ExpectError: expectError(`aks_nap_nodepool aks-east-prod-01/default was changed outside Terraform since it was read`),
+			},
+			{RefreshState: true, ExpectNonEmptyPlan: true},
+			{Config: cfg},
+		}})
+}
+
 // The same for an auto-upgrade profile, on both hubs: through the azure block
 // the other writer's change makes Resource Manager answer 412 (make acc-azure).
 func TestAccLifecycle_concurrentProfileModificationIsAConflict(t *testing.T) {
