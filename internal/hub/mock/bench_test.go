@@ -176,19 +176,27 @@ func TestRelativeAgesFollowTheClock(t *testing.T) {
 // resource change rolled out 10% at a time, untracked objects making each
 // batch wait a minute; the hub's clock moves 10 s a read, so that every
 // read resolves the fleet again and replays the rollout to a new instant.
-func BenchmarkPlacementRolloutRead1k500(b *testing.B) { benchRolloutReads(b, 1, nil) }
+func BenchmarkPlacementRolloutRead1k500(b *testing.B) { benchRolloutReads(b, 1, nil, false) }
+
+// BenchmarkPlacementRolloutFirstRead1k500 is the same read as a provider
+// process's first read of the placement: its stored record decoded too
+// (store.LoadPlacement keeps what it decoded for the reads that follow).
+func BenchmarkPlacementRolloutFirstRead1k500(b *testing.B) { benchRolloutReads(b, 1, nil, true) }
 
 // BenchmarkPlacementRolloutRefresh20x50 is a refresh of 20 placements of 50
 // clusters each over the same fleet and hub objects, all rolling out the
 // same change: one refresh reads them at one instant, as a Terraform
-// command does (the fleet is resolved once for all), and the clock moves
+// command does (the fleet is resolved once for all), each placement's
+// record decoded as a new provider process decodes it, and the clock moves
 // 10 s between refreshes. Reported per placement (ns/placement).
 func BenchmarkPlacementRolloutRefresh20x50(b *testing.B) {
 	fifty := 50
-	benchRolloutReads(b, 20, &fifty)
+	benchRolloutReads(b, 20, &fifty, true)
 }
 
-func benchRolloutReads(b *testing.B, placements int, pick *int) {
+// benchRolloutReads reads the placements once per iteration; first: as
+// the first reads of a provider process (none of their records decoded).
+func benchRolloutReads(b *testing.B, placements int, pick *int, first bool) {
 	dir := b.TempDir()
 	file := filepath.Join(dir, "fleet.json")
 	inventory := func(version string) []byte {
@@ -254,6 +262,9 @@ func benchRolloutReads(b *testing.B, placements int, pick *int) {
 	b.ReportAllocs()
 	for b.Loop() {
 		now = now.Add(10 * time.Second)
+		if first {
+			h.store.ForgetReads()
+		}
 		for _, name := range names {
 			if _, err := h.GetPlacement(ctx, name); err != nil {
 				b.Fatal(err)

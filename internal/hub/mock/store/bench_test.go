@@ -35,7 +35,7 @@ func BenchmarkLoadPlacement1k(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				if !warm {
-					s.placements.Clear()
+					s.ForgetReads()
 				}
 				if got, _, err := LoadPlacement(s, "web"); err != nil || len(got.Status.Rollout.Bindings) != 1000 {
 					b.Fatal(err)

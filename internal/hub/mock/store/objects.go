@@ -124,6 +124,10 @@ func LoadPlacement(s *Store, name string) (*Placement, Record, error) {
 	return p, rec, err
 }
 
+// ForgetReads drops the stored forms LoadPlacement keeps: the store then
+// reads as a new provider process's does.
+func (s *Store) ForgetReads() { s.placements.Clear() }
+
 // placementRead is a stored placement as LoadPlacement keeps it: its
 // envelope's bytes, the envelope and the body's stored form.
 type placementRead struct {
