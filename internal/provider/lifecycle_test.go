@@ -336,6 +336,13 @@ func TestAccLifecycle_destroyWithoutRefreshSparesAnObjectCreatedAgain(t *testing
 		h := hubOf(t, state, "", "2026-11-21T13:00:00Z") // an hour after the first was created
 		np, err := h.GetNodePool(ctx, "aks-east-prod-01", "default")
 		if err == nil {
+			// A hub tells an object from one created again under its name by
+			// when it was created, to the second on a Kubernetes API server
+			// (creationTimestamp): created again within the same second, it
+			// would be taken for the same object.
+			if d := time.Until(np.CreatedAt.Add(time.Second)); d > 0 {
+				time.Sleep(d)
+			}
 			err = h.DeleteNodePool(ctx, "aks-east-prod-01", "default", hub.Precondition{})
 		}
 		if err == nil {
