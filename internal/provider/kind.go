@@ -96,32 +96,33 @@ func (k *kind[M, O, S]) adopt(ctx context.Context, get privateGetter, set privat
 }
 
 // current reads the object for conditionalWrite: its metadata, and whether
-// its spec is still the one Terraform last read. It reads fresh: the version
+// its spec is still the one Terraform last read (same). It reads fresh: the version
 // a write is conditioned on is the hub's now, not a listing of the process.
 func (k *kind[M, O, S]) current(ctx context.Context, h hub.Hub, id string, same func(S) bool) func() (hub.Meta, bool, error) {
-	return func() (hub.Meta, bool, error) {
+	return currentSpec(func() (hub.Meta, S, error) {
 		o, err := k.get(hub.FreshReads(ctx), h, id)
 		if err != nil {
-			return hub.Meta{}, false, err
+			var zero S
+			return hub.Meta{}, zero, err
 		}
 		meta, spec, _ := k.parts(o)
-		return meta, same(spec), nil
-	}
+		return meta, spec, nil
+	}, same)
 }
 
-// sameAs tells whether a spec means what last means (sameSpec).
-func (k *kind[M, O, S]) sameAs(last S) func(S) bool {
-	return func(spec S) bool { return sameSpec(spec, last, k.defaults) }
+// writeID is the id writes and deletes of m address.
+func (k *kind[M, O, S]) writeID(m *M) string {
+	if k.writeByName {
+		return k.name(m)
+	}
+	return k.id(m)
 }
 
 // updateGuard is Update's guard of its write: the object must be the
 // version last read, or hold the spec Terraform last read (conditionalWrite).
 func (k *kind[M, O, S]) updateGuard(ctx context.Context, h hub.Hub, private privateGetter, prior *M, diags *diag.Diagnostics) writeGuard {
-	id := k.id(prior)
-	if k.writeByName {
-		id = k.name(prior)
-	}
-	return updateGuard(ctx, private, k.current(ctx, h, id, k.sameAs(k.spec(prior))), diags)
+	id := k.writeID(prior)
+	return updateGuard(ctx, private, k.current(ctx, h, id, sameAs(k.spec(prior), k.defaults)), diags)
 }
 
 // write sends the object with put under guarded; a failure is one
@@ -158,12 +159,9 @@ func (k *kind[M, O, S]) delete(ctx context.Context, h hub.Hub, req resource.Dele
 	if _, ok := readValue(req.State.Raw, &m, &resp.Diagnostics); !ok {
 		return
 	}
-	id := k.id(&m)
-	if k.writeByName {
-		id = k.name(&m)
-	}
+	id := k.writeID(&m)
 	del := func(pre hub.Precondition) error { return k.del(ctx, h, id, pre) }
-	saved, same := savedVersion(ctx, req.Private, &resp.Diagnostics), k.sameAs(k.spec(&m))
+	saved, same := savedVersion(ctx, req.Private, &resp.Diagnostics), sameAs(k.spec(&m), k.defaults)
 	if saved.Spec != "" { // the version the plan read (planDestroy)
 		same = func(spec S) bool { return specDigest(spec, k.defaults) == saved.Spec }
 	}
@@ -196,10 +194,7 @@ func (k *kind[M, O, S]) planDestroy(ctx context.Context, h hub.Hub, req resource
 	if _, ok := readValue(req.State.Raw, &m, &resp.Diagnostics); !ok {
 		return
 	}
-	id := k.id(&m)
-	if k.writeByName {
-		id = k.name(&m)
-	}
+	id := k.writeID(&m)
 	o, err := k.get(ctx, h, id)
 	if err != nil {
 		tflog.Debug(ctx, "destroy planned on the version last read", map[string]any{"object": k.ref(id).String(), "reason": err.Error()})

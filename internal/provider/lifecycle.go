@@ -552,15 +552,20 @@ func updateGuard(ctx context.Context, private privateGetter, current func() (hub
 }
 
 // currentSpec is conditionalWrite's read of an object: its metadata, and
-// whether its spec still means what Terraform last read (sameSpec).
-func currentSpec[S any](get func() (hub.Meta, S, error), last S, withDefaults func(S) S) func() (hub.Meta, bool, error) {
+// whether its spec still means what Terraform last read (same).
+func currentSpec[S any](get func() (hub.Meta, S, error), same func(S) bool) func() (hub.Meta, bool, error) {
 	return func() (hub.Meta, bool, error) {
 		m, spec, err := get()
 		if err != nil {
 			return hub.Meta{}, false, err
 		}
-		return m, sameSpec(spec, last, withDefaults), nil
+		return m, same(spec), nil
 	}
+}
+
+// sameAs tells whether a spec means what last means (sameSpec).
+func sameAs[S any](last S, withDefaults func(S) S) func(S) bool {
+	return func(spec S) bool { return sameSpec(spec, last, withDefaults) }
 }
 
 // Operations named in diagnostics and logs.

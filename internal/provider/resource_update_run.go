@@ -564,7 +564,7 @@ func (w *runWriter) do(what string, call func(pre hub.Precondition) (*hub.Update
 			return hub.Meta{}, update.RunSpec{}, err
 		}
 		return cur.Meta, cur.Spec, nil
-	}, spec, update.RunWithDefaults)
+	}, sameAs(spec, update.RunWithDefaults))
 	err := conditionalWrite(w.version, current, func(pre hub.Precondition) error {
 		next, err := call(pre)
 		if err == nil {
